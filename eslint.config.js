@@ -1,0 +1,80 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+import { packageGraph } from './scripts/packageGraph.js';
+
+function restrictedImports(name, { noIo }) {
+  const { parley: allowed, external } = packageGraph[name];
+  const forbiddenParley = Object.keys(packageGraph).filter(
+    (other) => other !== name && !allowed.includes(other),
+  );
+  const paths = forbiddenParley.map((other) => ({
+    name: `@parley/${other}`,
+    message: `@parley/${name} may not depend on @parley/${other} (see the dependency rules in DESIGN.md and CONTRIBUTING.md).`,
+  }));
+  const patterns = [
+    {
+      group: ['@parley/*/*', '!@parley/*/package.json'],
+      message: 'Import a @parley package through its public entry point, never its internals.',
+    },
+    {
+      group: ['@modelcontextprotocol/*', ...external.map((allowedSdk) => `!${allowedSdk}`)],
+      message: `@parley/${name} may only use the MCP SDK packages DESIGN.md gives it (${external.join(', ') || 'none'}).`,
+    },
+    ...(noIo
+      ? [{ group: ['node:*'], message: `@parley/${name} does no I/O and runs everywhere.` }]
+      : []),
+  ];
+  return { 'no-restricted-imports': ['error', { paths, patterns }] };
+}
+
+/**
+ * One `no-restricted-imports` block per package, generated from the dependency graph in
+ * DESIGN.md: a package may import only the `@parley/*` packages (and the SDK package) listed
+ * for it, never a sibling's internals. Packages marked `noIo` keep `node:*` out of their source
+ * (their tests may still use it).
+ */
+function dependencyDirectionRules() {
+  return Object.entries(packageGraph).flatMap(([name, { noIo }]) => [
+    { files: [`packages/${name}/**/*.ts`], rules: restrictedImports(name, { noIo: false }) },
+    ...(noIo
+      ? [{ files: [`packages/${name}/src/**/*.ts`], rules: restrictedImports(name, { noIo }) }]
+      : []),
+  ]);
+}
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/coverage/**',
+      '**/.turbo/**',
+      '**/node_modules/**',
+      '.conformance/**',
+    ],
+  },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'prefer-const': 'error',
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  ...dependencyDirectionRules(),
+  prettier,
+);

@@ -1,0 +1,20 @@
+// @ts-check
+/**
+ * The dependency directions of DESIGN.md, as data. ESLint enforces them and the repository
+ * tests check that every package.json agrees with them. A package may import only the
+ * `@parley/*` packages listed for it, and only the MCP SDK packages listed under `external`;
+ * a package marked `noIo` keeps `node:*` out of its source.
+ *
+ * @type {Record<string, { parley: string[]; external: string[]; noIo?: boolean }>}
+ */
+export const packageGraph = {
+  core: { parley: [], external: [], noIo: true },
+  'state-sealing': { parley: [], external: [] },
+  schema: { parley: ['core'], external: [] },
+  middleware: { parley: ['core'], external: [] },
+  client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
+  server: {
+    parley: ['core', 'schema', 'state-sealing', 'middleware'],
+    external: ['@modelcontextprotocol/server'],
+  },
+};
