@@ -1,0 +1,193 @@
+import { MODERN_PROTOCOL_VERSION } from '../protocolVersions.ts';
+import type { InputRequiredResult } from '../inputRequired.ts';
+import type { ClientCapabilities } from '../wireTypes.ts';
+import { ParleyError } from './parleyError.ts';
+
+/** What kind of handler an error is about, as its message names it. */
+export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+
+const KIND_LABEL: Record<HandlerKind, string> = {
+  tool: 'Tool',
+  prompt: 'Prompt',
+  resource: 'Resource',
+  resourceTemplate: 'Resource template',
+};
+
+/** Who asked, and on which version, for an {@link EraMismatchError}. */
+export interface EraMismatchData {
+  kind: HandlerKind;
+  name: string;
+  protocolVersion: string;
+  /** The API that was used on the wrong era. */
+  used: 'inputRequired' | 'ctx.elicit()' | 'ctx.elicitUrl()' | 'ctx.sample()' | 'ctx.listRoots()';
+}
+
+/**
+ * A handler used the input API of the other era: an `InputRequiredResult` on a handshake-era
+ * connection, or a server-initiated request (`ctx.elicit()` and friends) on a modern one. The
+ * message names the handler, the negotiated version and the API to use instead.
+ */
+export class EraMismatchError extends ParleyError<EraMismatchData> {
+  static override readonly brand: string = '@parley/core:EraMismatchError';
+
+  constructor(data: EraMismatchData, options: { cause?: unknown } = {}) {
+    super('era_mismatch', eraMismatchMessage(data), { data, ...options });
+  }
+}
+
+function eraMismatchMessage({ kind, name, protocolVersion, used }: EraMismatchData): string {
+  const who = `${KIND_LABEL[kind]} '${name}'`;
+  if (used === 'inputRequired') {
+    return (
+      `${who} returned an InputRequiredResult to request client input, but the multi-round-trip ` +
+      `result type (SEP-2322) only exists at MCP ${MODERN_PROTOCOL_VERSION}; this connection ` +
+      `negotiated '${protocolVersion}'. Use ctx.elicit() for server-initiated input on ` +
+      `handshake-era connections.`
+    );
+  }
+  return (
+    `${who} called ${used} to request client input, but server-initiated requests do not exist ` +
+    `at MCP ${MODERN_PROTOCOL_VERSION} (SEP-2322, SEP-2575); this request negotiated ` +
+    `'${protocolVersion}'. Return inputRequired({ inputRequests }) (the guard pattern) for ` +
+    `client input on modern connections.`
+  );
+}
+
+/** The client capability an {@link UnsupportedCapabilityError} is about. */
+export type ClientFeature = 'elicitation' | 'URL elicitation' | 'sampling' | 'roots';
+
+/** What an {@link UnsupportedCapabilityError} carries. */
+export interface UnsupportedCapabilityData {
+  feature: ClientFeature;
+  /** In the shape the modern `-32021` error carries it. */
+  requiredCapabilities: ClientCapabilities;
+}
+
+/**
+ * The client did not declare the capability a request needs ("elicitation not supported by this
+ * client"). Raised before anything is sent, so a handler can catch it and carry on.
+ */
+export class UnsupportedCapabilityError extends ParleyError<UnsupportedCapabilityData> {
+  static override readonly brand: string = '@parley/core:UnsupportedCapabilityError';
+
+  constructor(
+    data: UnsupportedCapabilityData,
+    options: { message?: string; cause?: unknown } = {},
+  ) {
+    super(
+      'unsupported_capability',
+      options.message ?? `${data.feature} not supported by this client`,
+      {
+        data,
+        cause: options.cause,
+      },
+    );
+  }
+}
+
+/** What a {@link RoundsExceededError} carries: how far it got and the ask it stopped at. */
+export interface RoundsExceededData {
+  maxRounds: number;
+  /** The last `input_required` result, which was not answered. */
+  lastResult: InputRequiredResult;
+}
+
+/** A multi-round request still asked for input after the allowed number of rounds. */
+export class RoundsExceededError extends ParleyError<RoundsExceededData> {
+  static override readonly brand: string = '@parley/core:RoundsExceededError';
+
+  constructor(method: string, data: RoundsExceededData, options: { cause?: unknown } = {}) {
+    super(
+      'rounds_exceeded',
+      `${method} still asked for input after ${data.maxRounds} round${data.maxRounds === 1 ? '' : 's'} (inputRequiredMaxRounds); the flow was stopped.`,
+      { data, ...options },
+    );
+  }
+}
+
+/** What an {@link InvalidAnswerError} carries. */
+export interface InvalidAnswerData {
+  /** The field the problem is in; absent when the answer as a whole is wrong. */
+  field?: string;
+  /** The `inputRequests` key the answer came back under, when known. */
+  key?: string;
+  /** Why the answer was refused, in words a person can act on. */
+  reason: string;
+}
+
+/** An answer does not fit the schema it was asked with. */
+export class InvalidAnswerError extends ParleyError<InvalidAnswerData> {
+  static override readonly brand: string = '@parley/core:InvalidAnswerError';
+
+  constructor(data: InvalidAnswerData, options: { cause?: unknown } = {}) {
+    const where = [
+      data.key !== undefined ? `to '${data.key}'` : undefined,
+      data.field !== undefined ? `in field '${data.field}'` : undefined,
+    ].filter((part) => part !== undefined);
+    super(
+      'invalid_answer',
+      `Invalid answer${where.length ? ' ' + where.join(' ') : ''}: ${data.reason}`,
+      {
+        data,
+        ...options,
+      },
+    );
+  }
+}
+
+/** What an {@link InvalidRequestStateError} carries (never sent to the client). */
+export interface InvalidRequestStateData {
+  /** Why the state did not open: for server logs only, so attackers get no oracle. */
+  reason: string;
+}
+
+/** `requestState` is tampered, expired, foreign, replayed or otherwise does not open. */
+export class InvalidRequestStateError extends ParleyError<InvalidRequestStateData> {
+  static override readonly brand: string = '@parley/core:InvalidRequestStateError';
+
+  constructor(data: InvalidRequestStateData, options: { cause?: unknown } = {}) {
+    super('invalid_request_state', `Invalid or expired requestState (${data.reason})`, {
+      data,
+      ...options,
+    });
+  }
+}
+
+/** What an {@link InvalidInputResponsesError} carries. */
+export interface InvalidInputResponsesData {
+  /** The offending key, when one entry is at fault. */
+  key?: string;
+  reason: string;
+}
+
+/** `inputResponses` on a retry is malformed: not an object, or an entry of the wrong shape. */
+export class InvalidInputResponsesError extends ParleyError<InvalidInputResponsesData> {
+  static override readonly brand: string = '@parley/core:InvalidInputResponsesError';
+
+  constructor(data: InvalidInputResponsesData, options: { cause?: unknown } = {}) {
+    const where = data.key !== undefined ? ` (entry '${data.key}')` : '';
+    super('invalid_input_responses', `Invalid inputResponses${where}: ${data.reason}`, {
+      data,
+      ...options,
+    });
+  }
+}
+
+/** What an {@link UnsupportedProtocolVersionError} carries, as the `-32022` error does. */
+export interface UnsupportedProtocolVersionData {
+  supported: string[];
+  requested: string;
+}
+
+/** The peer asked for a protocol version this side does not speak. */
+export class UnsupportedProtocolVersionError extends ParleyError<UnsupportedProtocolVersionData> {
+  static override readonly brand: string = '@parley/core:UnsupportedProtocolVersionError';
+
+  constructor(data: UnsupportedProtocolVersionData, options: { cause?: unknown } = {}) {
+    super(
+      'unsupported_protocol_version',
+      `Unsupported protocol version '${data.requested}'; supported: ${data.supported.join(', ')}`,
+      { data, ...options },
+    );
+  }
+}

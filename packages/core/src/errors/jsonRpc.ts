@@ -1,0 +1,122 @@
+import type { ClientCapabilities } from '../wireTypes.ts';
+import {
+  InvalidRequestStateError,
+  UnsupportedCapabilityError,
+  UnsupportedProtocolVersionError,
+  type ClientFeature,
+} from './errorClasses.ts';
+import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
+
+/** The JSON-RPC error codes MCP uses, by name. */
+export const JSON_RPC_ERROR_CODES = Object.freeze({
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  /** Modern era: an HTTP header disagrees with the body, or is missing. */
+  headerMismatch: -32020,
+  /** Modern era: the request needs a client capability it did not declare. */
+  missingRequiredClientCapability: -32021,
+  /** Modern era: the requested protocol version is not supported. */
+  unsupportedProtocolVersion: -32022,
+});
+
+/** A JSON-RPC `error` member. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** The one message every invalid `requestState` gets on the wire, whatever the reason. */
+export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid or expired requestState';
+
+const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
+  era_mismatch: JSON_RPC_ERROR_CODES.internalError,
+  unsupported_capability: JSON_RPC_ERROR_CODES.missingRequiredClientCapability,
+  rounds_exceeded: JSON_RPC_ERROR_CODES.internalError,
+  invalid_answer: JSON_RPC_ERROR_CODES.invalidParams,
+  invalid_request_state: JSON_RPC_ERROR_CODES.invalidParams,
+  invalid_input_responses: JSON_RPC_ERROR_CODES.invalidParams,
+  unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
+  internal: JSON_RPC_ERROR_CODES.internalError,
+};
+
+/**
+ * The JSON-RPC error for anything thrown while serving a request, in one place.
+ *
+ * Parley errors keep their message and get their code; an invalid `requestState` always gets
+ * the same message and data, whatever went wrong, so the client learns nothing it could use to
+ * probe the sealing. Anything else is an internal error whose details stay on the server.
+ */
+export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
+  if (!(error instanceof ParleyError)) {
+    return { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' };
+  }
+  const code = CODE_BY_PARLEY_CODE[error.code];
+  if (error instanceof InvalidRequestStateError) {
+    return {
+      code,
+      message: INVALID_REQUEST_STATE_MESSAGE,
+      data: { reason: 'invalid_request_state' },
+    };
+  }
+  if (error instanceof UnsupportedCapabilityError) {
+    return {
+      code,
+      message: error.message,
+      data: { requiredCapabilities: error.data?.requiredCapabilities },
+    };
+  }
+  if (error instanceof UnsupportedProtocolVersionError) {
+    return { code, message: error.message, data: error.data };
+  }
+  return { code, message: error.message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function featureOf(required: ClientCapabilities): ClientFeature {
+  if (required.elicitation?.url !== undefined && required.elicitation.form === undefined) {
+    return 'URL elicitation';
+  }
+  if (required.elicitation !== undefined) return 'elicitation';
+  if (required.sampling !== undefined) return 'sampling';
+  return 'roots';
+}
+
+/**
+ * The typed Parley error a JSON-RPC error stands for, when it stands for one a client can act
+ * on (`-32022`, `-32021`, an invalid `requestState`); `undefined` otherwise.
+ */
+export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undefined {
+  const data = isRecord(error.data) ? error.data : undefined;
+  switch (error.code) {
+    case JSON_RPC_ERROR_CODES.unsupportedProtocolVersion: {
+      const supported = Array.isArray(data?.supported)
+        ? data.supported.filter((v): v is string => typeof v === 'string')
+        : [];
+      const requested = typeof data?.requested === 'string' ? data.requested : 'unknown';
+      return new UnsupportedProtocolVersionError({ supported, requested }, { cause: error });
+    }
+    case JSON_RPC_ERROR_CODES.missingRequiredClientCapability: {
+      const requiredCapabilities = isRecord(data?.requiredCapabilities)
+        ? (data.requiredCapabilities as ClientCapabilities)
+        : {};
+      return new UnsupportedCapabilityError(
+        { feature: featureOf(requiredCapabilities), requiredCapabilities },
+        { message: error.message, cause: error },
+      );
+    }
+    case JSON_RPC_ERROR_CODES.invalidParams:
+      if (data?.reason === 'invalid_request_state') {
+        return new InvalidRequestStateError({ reason: 'rejected by the server' }, { cause: error });
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The public API of @parley/core. Everything exported here is public and versioned: add to it
+ * deliberately, with a changeset.
+ */
+
+export {
+  HANDSHAKE_PROTOCOL_VERSIONS,
+  LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  eraOf,
+  isModernVersion,
+  isProtocolVersion,
+  isSupportedVersion,
+} from './protocolVersions.ts';
+export type { Era } from './protocolVersions.ts';
+
+export {
+  AcceptedElicitation,
+  CancelledElicitation,
+  DeclinedElicitation,
+} from './elicitationResult.ts';
+export type { ElicitationAction, ElicitationResult } from './elicitationResult.ts';
+
+export { inputRequired, isInputRequiredResult } from './inputRequired.ts';
+export type {
+  InputRequest,
+  InputRequests,
+  InputRequiredInit,
+  InputRequiredResult,
+  InputResponse,
+  InputResponses,
+} from './inputRequired.ts';
+
+export { missingCapabilities, requiredCapabilities, supportsRequest } from './capabilities.ts';
+
+export { InputRequiredToolResult, ToolResult } from './toolResult.ts';
+export type { CallToolResult, ToolResultInit } from './toolResult.ts';
+
+export { ParleyError } from './errors/parleyError.ts';
+export type { ParleyErrorCode, ParleyErrorOptions } from './errors/parleyError.ts';
+export {
+  EraMismatchError,
+  InvalidAnswerError,
+  InvalidInputResponsesError,
+  InvalidRequestStateError,
+  RoundsExceededError,
+  UnsupportedCapabilityError,
+  UnsupportedProtocolVersionError,
+} from './errors/errorClasses.ts';
+export type {
+  ClientFeature,
+  EraMismatchData,
+  HandlerKind,
+  InvalidAnswerData,
+  InvalidInputResponsesData,
+  InvalidRequestStateData,
+  RoundsExceededData,
+  UnsupportedCapabilityData,
+  UnsupportedProtocolVersionData,
+} from './errors/errorClasses.ts';
+export {
+  INVALID_REQUEST_STATE_MESSAGE,
+  JSON_RPC_ERROR_CODES,
+  fromJsonRpcError,
+  toJsonRpcError,
+} from './errors/jsonRpc.ts';
+export type { JsonRpcErrorObject } from './errors/jsonRpc.ts';
+
+export type {
+  AudioContent,
+  BlobResourceContents,
+  BooleanFieldSchema,
+  ClientCapabilities,
+  ContentAnnotations,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitContentValue,
+  ElicitFormParams,
+  ElicitRequest,
+  ElicitResult,
+  ElicitUrlParams,
+  ElicitationSchema,
+  EmbeddedResource,
+  ImageContent,
+  Implementation,
+  JsonObject,
+  JsonValue,
+  LegacyTitledEnumFieldSchema,
+  ListRootsRequest,
+  ListRootsResult,
+  Meta,
+  ModelPreferences,
+  NumberFieldSchema,
+  PrimitiveFieldSchema,
+  ResourceLink,
+  Root,
+  SamplingContent,
+  SamplingMessage,
+  StringFieldSchema,
+  TextContent,
+  TextResourceContents,
+  TitledMultiSelectFieldSchema,
+  TitledSingleSelectFieldSchema,
+  UntitledMultiSelectFieldSchema,
+  UntitledSingleSelectFieldSchema,
+} from './wireTypes.ts';

@@ -1,0 +1,138 @@
+import { describe, expect, test } from 'vitest';
+
+import {
+  EraMismatchError,
+  InvalidAnswerError,
+  InvalidInputResponsesError,
+  InvalidRequestStateError,
+  RoundsExceededError,
+  UnsupportedCapabilityError,
+  UnsupportedProtocolVersionError,
+} from '../../src/index.ts';
+
+describe('EraMismatchError', () => {
+  test('an InputRequiredResult on a handshake connection reads as the seeds say', () => {
+    const error = new EraMismatchError({
+      kind: 'tool',
+      name: 'book_flight',
+      protocolVersion: '2025-11-25',
+      used: 'inputRequired',
+    });
+    expect(error.code).toBe('era_mismatch');
+    expect(error.message).toBe(
+      "Tool 'book_flight' returned an InputRequiredResult to request client input, but the " +
+        'multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this connection ' +
+        "negotiated '2025-11-25'. Use ctx.elicit() for server-initiated input on handshake-era " +
+        'connections.',
+    );
+  });
+
+  test('ctx.elicit() on a modern request names the API, version and the guard pattern', () => {
+    const error = new EraMismatchError({
+      kind: 'tool',
+      name: 'collect_user_info',
+      protocolVersion: '2026-07-28',
+      used: 'ctx.elicit()',
+    });
+    expect(error.message).toBe(
+      "Tool 'collect_user_info' called ctx.elicit() to request client input, but " +
+        'server-initiated requests do not exist at MCP 2026-07-28 (SEP-2322, SEP-2575); this ' +
+        "request negotiated '2026-07-28'. Return inputRequired({ inputRequests }) (the guard " +
+        'pattern) for client input on modern connections.',
+    );
+  });
+
+  test.each([
+    ['prompt', "Prompt 'summarize'"],
+    ['resource', "Resource 'summarize'"],
+    ['resourceTemplate', "Resource template 'summarize'"],
+  ] as const)('names a %s as such', (kind, label) => {
+    const error = new EraMismatchError({
+      kind,
+      name: 'summarize',
+      protocolVersion: '2025-06-18',
+      used: 'inputRequired',
+    });
+    expect(error.message.startsWith(`${label} returned an InputRequiredResult`)).toBe(true);
+    expect(error.data).toEqual({
+      kind,
+      name: 'summarize',
+      protocolVersion: '2025-06-18',
+      used: 'inputRequired',
+    });
+  });
+});
+
+describe('UnsupportedCapabilityError', () => {
+  test('says what the client does not support', () => {
+    const error = new UnsupportedCapabilityError({
+      feature: 'elicitation',
+      requiredCapabilities: { elicitation: { form: {} } },
+    });
+    expect(error.message).toBe('elicitation not supported by this client');
+    expect(error.code).toBe('unsupported_capability');
+    expect(error.data?.requiredCapabilities).toEqual({ elicitation: { form: {} } });
+  });
+
+  test('takes a more precise message when the cause is not the client', () => {
+    const error = new UnsupportedCapabilityError(
+      { feature: 'elicitation', requiredCapabilities: { elicitation: { form: {} } } },
+      { message: 'elicitation needs a session' },
+    );
+    expect(error.message).toBe('elicitation needs a session');
+  });
+});
+
+describe('RoundsExceededError', () => {
+  test('names the method and the limit and carries the last ask', () => {
+    const lastResult = { resultType: 'input_required' as const, requestState: 'again' };
+    const error = new RoundsExceededError('tools/call', { maxRounds: 10, lastResult });
+    expect(error.message).toBe(
+      'tools/call still asked for input after 10 rounds (inputRequiredMaxRounds); the flow was stopped.',
+    );
+    expect(error.data?.lastResult).toBe(lastResult);
+    expect(new RoundsExceededError('prompts/get', { maxRounds: 1, lastResult }).message).toContain(
+      'after 1 round (',
+    );
+  });
+});
+
+describe('InvalidAnswerError', () => {
+  test('names the key and field', () => {
+    expect(
+      new InvalidAnswerError({ key: 'user', field: 'age', reason: 'expected an integer' }).message,
+    ).toBe("Invalid answer to 'user' in field 'age': expected an integer");
+    expect(new InvalidAnswerError({ reason: 'content is missing' }).message).toBe(
+      'Invalid answer: content is missing',
+    );
+  });
+});
+
+describe('InvalidRequestStateError', () => {
+  test('keeps the reason for the server log', () => {
+    const error = new InvalidRequestStateError({ reason: 'expired' });
+    expect(error.code).toBe('invalid_request_state');
+    expect(error.message).toBe('Invalid or expired requestState (expired)');
+    expect(error.data).toEqual({ reason: 'expired' });
+  });
+});
+
+describe('InvalidInputResponsesError', () => {
+  test('names the entry', () => {
+    expect(
+      new InvalidInputResponsesError({ key: 'date', reason: 'expected an object' }).message,
+    ).toBe("Invalid inputResponses (entry 'date'): expected an object");
+  });
+});
+
+describe('UnsupportedProtocolVersionError', () => {
+  test('lists what is supported', () => {
+    const error = new UnsupportedProtocolVersionError({
+      supported: ['2026-07-28', '2025-11-25'],
+      requested: '1900-01-01',
+    });
+    expect(error.message).toBe(
+      "Unsupported protocol version '1900-01-01'; supported: 2026-07-28, 2025-11-25",
+    );
+  });
+});

@@ -1,0 +1,174 @@
+import { describe, expect, test } from 'vitest';
+
+import {
+  EraMismatchError,
+  INVALID_REQUEST_STATE_MESSAGE,
+  InvalidAnswerError,
+  InvalidInputResponsesError,
+  InvalidRequestStateError,
+  JSON_RPC_ERROR_CODES,
+  ParleyError,
+  RoundsExceededError,
+  UnsupportedCapabilityError,
+  UnsupportedProtocolVersionError,
+  fromJsonRpcError,
+  toJsonRpcError,
+} from '../../src/index.ts';
+
+describe('JSON_RPC_ERROR_CODES', () => {
+  test('holds the codes of the spec', () => {
+    expect(JSON_RPC_ERROR_CODES).toEqual({
+      parseError: -32700,
+      invalidRequest: -32600,
+      methodNotFound: -32601,
+      invalidParams: -32602,
+      internalError: -32603,
+      headerMismatch: -32020,
+      missingRequiredClientCapability: -32021,
+      unsupportedProtocolVersion: -32022,
+    });
+  });
+});
+
+describe('toJsonRpcError', () => {
+  test('an invalid requestState always reads the same, whatever the reason', () => {
+    for (const reason of ['tampered', 'expired', 'wrong-audience', 'replayed']) {
+      expect(toJsonRpcError(new InvalidRequestStateError({ reason }))).toEqual({
+        code: -32602,
+        message: INVALID_REQUEST_STATE_MESSAGE,
+        data: { reason: 'invalid_request_state' },
+      });
+    }
+    expect(INVALID_REQUEST_STATE_MESSAGE).toBe('Invalid or expired requestState');
+  });
+
+  test('a missing capability is -32021 with requiredCapabilities', () => {
+    const error = new UnsupportedCapabilityError({
+      feature: 'sampling',
+      requiredCapabilities: { sampling: {} },
+    });
+    expect(toJsonRpcError(error)).toEqual({
+      code: -32021,
+      message: 'sampling not supported by this client',
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+  });
+
+  test('an unsupported version is -32022 with supported and requested', () => {
+    const error = new UnsupportedProtocolVersionError({
+      supported: ['2026-07-28'],
+      requested: '1900-01-01',
+    });
+    expect(toJsonRpcError(error)).toEqual({
+      code: -32022,
+      message: error.message,
+      data: { supported: ['2026-07-28'], requested: '1900-01-01' },
+    });
+  });
+
+  test('invalid answers and inputResponses are -32602 with their message', () => {
+    const answer = new InvalidAnswerError({ field: 'age', reason: 'expected an integer' });
+    expect(toJsonRpcError(answer)).toEqual({ code: -32602, message: answer.message });
+    const responses = new InvalidInputResponsesError({ reason: 'not an object' });
+    expect(toJsonRpcError(responses)).toEqual({ code: -32602, message: responses.message });
+  });
+
+  test('server-side mistakes are -32603 with their message', () => {
+    const era = new EraMismatchError({
+      kind: 'tool',
+      name: 't',
+      protocolVersion: '2025-11-25',
+      used: 'inputRequired',
+    });
+    expect(toJsonRpcError(era)).toEqual({ code: -32603, message: era.message });
+    const rounds = new RoundsExceededError('tools/call', {
+      maxRounds: 2,
+      lastResult: { resultType: 'input_required', requestState: 'x' },
+    });
+    expect(toJsonRpcError(rounds)).toEqual({ code: -32603, message: rounds.message });
+    expect(toJsonRpcError(new ParleyError('internal', 'boom'))).toEqual({
+      code: -32603,
+      message: 'boom',
+    });
+  });
+
+  test('anything else is an internal error that does not leak its message', () => {
+    expect(toJsonRpcError(new Error('db password is hunter2'))).toEqual({
+      code: -32603,
+      message: 'Internal error',
+    });
+    expect(toJsonRpcError('thrown string')).toEqual({ code: -32603, message: 'Internal error' });
+  });
+});
+
+describe('fromJsonRpcError', () => {
+  test('-32022 becomes UnsupportedProtocolVersionError', () => {
+    const wire = {
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2025-11-25', 7], requested: '2026-07-28' },
+    };
+    const error = fromJsonRpcError(wire);
+    expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
+    expect(error?.data).toEqual({ supported: ['2025-11-25'], requested: '2026-07-28' });
+    expect(error?.cause).toBe(wire);
+  });
+
+  test('-32021 becomes UnsupportedCapabilityError naming the feature', () => {
+    const url = fromJsonRpcError({
+      code: -32021,
+      message: 'Missing',
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+    expect(url).toBeInstanceOf(UnsupportedCapabilityError);
+    expect((url as UnsupportedCapabilityError).data?.feature).toBe('URL elicitation');
+    expect(url?.message).toBe('Missing');
+    const roots = fromJsonRpcError({
+      code: -32021,
+      message: 'Missing',
+      data: { requiredCapabilities: { roots: {} } },
+    });
+    expect((roots as UnsupportedCapabilityError).data?.feature).toBe('roots');
+    const sampling = fromJsonRpcError({
+      code: -32021,
+      message: 'Missing',
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+    expect((sampling as UnsupportedCapabilityError).data?.feature).toBe('sampling');
+    const form = fromJsonRpcError({
+      code: -32021,
+      message: 'Missing',
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
+    expect((form as UnsupportedCapabilityError).data?.feature).toBe('elicitation');
+  });
+
+  test('an invalid requestState rejection becomes InvalidRequestStateError', () => {
+    const error = fromJsonRpcError({
+      code: -32602,
+      message: INVALID_REQUEST_STATE_MESSAGE,
+      data: { reason: 'invalid_request_state' },
+    });
+    expect(error).toBeInstanceOf(InvalidRequestStateError);
+  });
+
+  test('round-trips the errors a client can act on', () => {
+    const originals = [
+      new InvalidRequestStateError({ reason: 'expired' }),
+      new UnsupportedCapabilityError({ feature: 'roots', requiredCapabilities: { roots: {} } }),
+      new UnsupportedProtocolVersionError({ supported: ['2026-07-28'], requested: 'x' }),
+    ];
+    for (const original of originals) {
+      const back = fromJsonRpcError(toJsonRpcError(original));
+      expect(back?.code).toBe(original.code);
+    }
+  });
+
+  test('other errors have no Parley meaning', () => {
+    expect(fromJsonRpcError({ code: -32602, message: 'Bad params' })).toBeUndefined();
+    expect(fromJsonRpcError({ code: -32601, message: 'Method not found' })).toBeUndefined();
+    expect(
+      fromJsonRpcError({ code: -32603, message: 'Internal error', data: 'x' }),
+    ).toBeUndefined();
+  });
+});
