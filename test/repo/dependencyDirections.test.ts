@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+
+import { ESLint } from 'eslint';
+import { describe, expect, test } from 'vitest';
+
+import { packageGraph } from '../../scripts/packageGraph.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: repoRoot });
+const packages = Object.keys(packageGraph);
+
+async function restrictedImportMessages(pkg: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, {
+    filePath: `${repoRoot}/packages/${pkg}/src/dependencyProbe.ts`,
+  });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+}
+
+const pairs = packages.flatMap((from) =>
+  packages.filter((to) => to !== from).map((to) => [from, to] as const),
+);
+
+describe('ESLint enforces the dependency directions of DESIGN.md', () => {
+  test.each(pairs)('@parley/%s importing @parley/%s', async (from, to) => {
+    const messages = await restrictedImportMessages(
+      from,
+      `import * as dep from '@parley/${to}';\nexport { dep };\n`,
+    );
+    if (packageGraph[from]!.parley.includes(to)) {
+      expect(messages).toEqual([]);
+    } else {
+      expect(messages).toEqual([
+        `'@parley/${to}' import is restricted from being used. @parley/${from} may not depend on @parley/${to} (see the dependency rules in DESIGN.md and CONTRIBUTING.md).`,
+      ]);
+    }
+  });
+
+  test('type-only imports count too', async () => {
+    const messages = await restrictedImportMessages(
+      'core',
+      `import type { X } from '@parley/server';\nexport type { X };\n`,
+    );
+    expect(messages).toHaveLength(1);
+  });
+
+  test.each(packages)('@parley/%s may not reach into another package’s internals', async (pkg) => {
+    const messages = await restrictedImportMessages(
+      pkg,
+      `import { x } from '@parley/core/src/errors/parleyError.ts';\nexport { x };\n`,
+    );
+    expect(messages.join('\n')).toContain(
+      'Import a @parley package through its public entry point',
+    );
+  });
+
+  test.each(packages)('@parley/%s may use only the SDK packages it is given', async (pkg) => {
+    for (const sdk of [
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/client',
+      '@modelcontextprotocol/sdk',
+    ]) {
+      const messages = await restrictedImportMessages(
+        pkg,
+        `import * as sdk from '${sdk}';\nexport { sdk };\n`,
+      );
+      expect(messages.length, `${pkg} importing ${sdk}`).toBe(
+        packageGraph[pkg]!.external.includes(sdk) ? 0 : 1,
+      );
+    }
+  });
+
+  test('@parley/core does no I/O', async () => {
+    const messages = await restrictedImportMessages(
+      'core',
+      `import { readFile } from 'node:fs/promises';\nexport { readFile };\n`,
+    );
+    expect(messages).toEqual([
+      "'node:fs/promises' import is restricted from being used by a pattern. @parley/core does no I/O and runs everywhere.",
+    ]);
+  });
+});

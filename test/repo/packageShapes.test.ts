@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, test } from 'vitest';
+
+import { packageGraph } from '../../scripts/packageGraph.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const packages = Object.keys(packageGraph);
+
+interface PackageJson {
+  name: string;
+  private?: boolean;
+  type?: string;
+  sideEffects?: boolean;
+  engines?: { node?: string };
+  files?: string[];
+  exports?: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
+}
+
+function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(`${repoRoot}/${path}`, 'utf8')) as T;
+}
+
+describe('the workspace root', () => {
+  const root = readJson<PackageJson & { packageManager?: string }>('package.json');
+
+  test('is private, pins pnpm exactly and targets Node 20.19+', () => {
+    expect(root.private).toBe(true);
+    expect(root.packageManager).toMatch(/^pnpm@\d+\.\d+\.\d+$/);
+    expect(root.engines?.node).toBe('>=20.19');
+  });
+
+  test('the CI script installs the pinned pnpm and runs the README’s test command', () => {
+    const ci = readFileSync(`${repoRoot}/.ci/run`, 'utf8');
+    const readme = readFileSync(`${repoRoot}/README.md`, 'utf8');
+    expect(ci).toContain("require('./package.json').packageManager");
+    expect(ci).toContain('pnpm install --frozen-lockfile');
+    expect(ci).toMatch(/^pnpm test$/m);
+    expect(ci).toMatch(/^pnpm check$/m);
+    expect(readme).toContain('pnpm test');
+    expect(readme).toContain('pnpm dev');
+  });
+});
+
+describe.each(packages)('@parley/%s', (pkg) => {
+  const dir = `packages/${pkg}`;
+  const manifest = readJson<PackageJson>(`${dir}/package.json`);
+
+  test('has the shared layout', () => {
+    for (const file of ['src/index.ts', 'README.md', 'tsconfig.json', 'tsdown.config.ts']) {
+      expect(existsSync(`${repoRoot}/${dir}/${file}`), `${dir}/${file}`).toBe(true);
+    }
+    expect(readJson<{ extends: string }>(`${dir}/tsconfig.json`).extends).toBe(
+      '../../tsconfig.base.json',
+    );
+  });
+
+  test('is a public ESM package for Node 20.19+', () => {
+    expect(manifest.name).toBe(`@parley/${pkg}`);
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.type).toBe('module');
+    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.engines?.node).toBe('>=20.19');
+    expect(manifest.files).toContain('dist');
+  });
+
+  test('exports source to the workspace and ESM + CJS, each with its own types, to users', () => {
+    expect(manifest.exports?.['.']).toEqual({
+      '@parley/source': './src/index.ts',
+      import: { types: './dist/index.d.mts', default: './dist/index.mjs' },
+      require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
+    });
+  });
+
+  test('declares exactly the @parley dependencies DESIGN.md allows it', () => {
+    const declared = Object.keys(manifest.dependencies ?? {})
+      .filter((dep) => dep.startsWith('@parley/'))
+      .map((dep) => dep.slice('@parley/'.length))
+      .sort();
+    expect(declared).toEqual([...packageGraph[pkg]!.parley].sort());
+    for (const dep of declared)
+      expect(manifest.dependencies?.[`@parley/${dep}`]).toBe('workspace:^');
+  });
+
+  test('pins the MCP SDK exactly, when it uses it', () => {
+    for (const sdk of packageGraph[pkg]!.external) {
+      const range = manifest.dependencies?.[sdk];
+      if (range !== undefined) expect(range).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+  });
+
+  test('has build, typecheck, test and publint scripts', () => {
+    expect(Object.keys(manifest.scripts ?? {})).toEqual(
+      expect.arrayContaining(['build', 'typecheck', 'test', 'publint']),
+    );
+  });
+});
