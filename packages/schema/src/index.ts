@@ -1,1 +1,25 @@
-export {};
+/**
+ * The public API of @parley/schema: the response-type vocabulary. Everything exported here is
+ * public and versioned: add to it deliberately, with a changeset.
+ */
+
+export { compileResponseType } from './compileResponseType.ts';
+export type {
+  CompiledResponseType,
+  ElicitationSchemaInput,
+  InferResponse,
+  ResponseType,
+  ResponseTypeOptions,
+  StringEnumObject,
+  TitledOptions,
+  ZodSchemaLike,
+} from './responseType.ts';
+
+export { validateElicitationSchema } from './validateElicitationSchema.ts';
+export { lintElicitationSchema } from './lintElicitationSchema.ts';
+export type { SchemaWarning } from './lintElicitationSchema.ts';
+
+export { describeFields } from './describeFields.ts';
+export type { FieldDescriptor, FieldOption } from './fieldDescriptor.ts';
+export { createResponseType } from './createResponseType.ts';
+export type { AcceptedResponse, ResponseBuilder } from './createResponseType.ts';

@@ -1,0 +1,103 @@
+import { InvalidAnswerError, type ElicitContentValue } from '@parley/core';
+
+import type { FieldDescriptor } from './fieldDescriptor.ts';
+import { fieldValueProblem } from './fieldValue.ts';
+import { describeValue, isPlainObject, quoteList } from './values.ts';
+
+/**
+ * What happens to keys the schema does not have. The server side drops them: a client that
+ * sends a stray key has still answered every field, and the author's data never contains keys
+ * it did not ask for. The client side refuses them: there the keys come from the client's own
+ * code, and a misspelt field name should fail loudly before the answer is sent.
+ */
+export type UnknownKeys = 'drop' | 'refuse';
+
+function wireShapeProblem(value: unknown): string | undefined {
+  if (value === null) return 'null is not an answer; leave the field out instead';
+  if (typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? undefined : `expected a finite number, got ${String(value)}`;
+  }
+  if (Array.isArray(value)) {
+    const index = value.findIndex((item) => typeof item !== 'string');
+    return index === -1
+      ? undefined
+      : `lists must hold strings only; item ${index} is ${describeValue(value[index])}`;
+  }
+  return `answers are strings, numbers, booleans or lists of strings, not ${describeValue(value)}`;
+}
+
+/**
+ * The known fields present in `content`, each checked to be a wire value (string, number,
+ * boolean or list of strings). `undefined` content counts as empty: an accepted result may omit
+ * `content` when every field is optional. A field set to `undefined` counts as left out.
+ *
+ * A `Map`, so a field called `__proto__` or `constructor` is just a field.
+ */
+export function readContent(
+  content: unknown,
+  fields: readonly FieldDescriptor[],
+  unknownKeys: UnknownKeys,
+): Map<string, ElicitContentValue> {
+  const record = new Map<string, ElicitContentValue>();
+  if (content === undefined) return record;
+  if (!isPlainObject(content)) {
+    throw new InvalidAnswerError({
+      reason: `expected an object of field values, got ${describeValue(content)}`,
+    });
+  }
+  const names = fields.map((field) => field.name);
+  for (const [key, value] of Object.entries(content)) {
+    if (value === undefined) continue;
+    if (!names.includes(key)) {
+      if (unknownKeys === 'drop') continue;
+      const known = names.length ? `its fields are ${quoteList(names, 20)}` : 'it has no fields';
+      throw new InvalidAnswerError({
+        field: key,
+        reason: `is not a field of the requested schema; ${known}`,
+      });
+    }
+    const problem = wireShapeProblem(value);
+    if (problem !== undefined) throw new InvalidAnswerError({ field: key, reason: problem });
+    record.set(key, (Array.isArray(value) ? [...value] : value) as ElicitContentValue);
+  }
+  return record;
+}
+
+/** Fills fields the answer left out from the schema's defaults (SEP-1034), in place. */
+export function applyDefaults(
+  record: Map<string, ElicitContentValue>,
+  fields: readonly FieldDescriptor[],
+): Map<string, ElicitContentValue> {
+  for (const field of fields) {
+    if (record.has(field.name) || field.default === undefined) continue;
+    record.set(field.name, Array.isArray(field.default) ? [...field.default] : field.default);
+  }
+  return record;
+}
+
+/**
+ * The full check against the wire schema: read, fill defaults, then every field in schema
+ * order is present when required and valid when present. Returns the content in schema order.
+ */
+export function checkContent(
+  content: unknown,
+  fields: readonly FieldDescriptor[],
+  unknownKeys: UnknownKeys,
+): Record<string, ElicitContentValue> {
+  const record = applyDefaults(readContent(content, fields, unknownKeys), fields);
+  const checked: [string, ElicitContentValue][] = [];
+  for (const field of fields) {
+    const value = record.get(field.name);
+    if (value === undefined) {
+      if (field.required)
+        throw new InvalidAnswerError({ field: field.name, reason: 'is required' });
+      continue;
+    }
+    const problem = fieldValueProblem(field, value);
+    if (problem !== undefined) throw new InvalidAnswerError({ field: field.name, reason: problem });
+    checked.push([field.name, value]);
+  }
+  // fromEntries defines own properties, so even a field named `__proto__` stays data.
+  return Object.fromEntries(checked);
+}
