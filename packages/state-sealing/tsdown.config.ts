@@ -2,4 +2,5 @@ import { defineConfig } from 'tsdown';
 
 import { libraryConfig } from '../../tsdown.base.ts';
 
-export default defineConfig(libraryConfig());
+// The library entry, and the `keygen` command behind `npx @parley/state-sealing`.
+export default defineConfig(libraryConfig(['src/index.ts', 'src/cli.ts']));

@@ -1,0 +1,112 @@
+import type { SealingEngineName } from './engines/engine.ts';
+import type { ReplayStore } from './replayStore.ts';
+import { MIN_TOKEN_LENGTH } from './tokenFormat.ts';
+
+/** Options of `createRequestStateSealer`. Only `audience` is required. */
+export interface RequestStateSealerOptions {
+  /**
+   * The key ring: `keys[0]` seals, every key opens. Each secret is at least 32 bytes; a string
+   * is taken as its UTF-8 bytes (a hex string is not decoded; it must have ≥ 64 digits). Give
+   * every replica the same ring. Default: a random key made once per process, which is right for
+   * one process and rejects tokens from any other.
+   */
+  keys?: ReadonlyArray<string | Uint8Array>;
+  /** The server's name. A token sealed for one audience does not open for another. */
+  audience: string;
+  /** How long a token opens after it is sealed, in seconds. Default 600 (10 minutes). */
+  ttlSeconds?: number;
+  /** How far replicas' clocks may disagree, in seconds. Default 30. */
+  clockSkewSeconds?: number;
+  /** The longest token `seal` makes and `open` looks at, in bytes. Default 8192. */
+  maxTokenBytes?: number;
+  /** Milliseconds since the epoch; injectable for tests. Default `Date.now`. */
+  now?: () => number;
+  /** Makes every token single-use: a token opens once, then is `replayed`. Default none. */
+  replayStore?: ReplayStore;
+  /** Which crypto to use. Default `'auto'`: `node:crypto` where available, else WebCrypto. */
+  engine?: SealingEngineName;
+}
+
+export const DEFAULT_TTL_SECONDS = 600;
+export const DEFAULT_CLOCK_SKEW_SECONDS = 30;
+export const DEFAULT_MAX_TOKEN_BYTES = 8192;
+/** Tokens are for the rounds of one request; a year is far past any sane flow. */
+export const MAX_TTL_SECONDS = 366 * 24 * 60 * 60;
+const MAX_SKEW_SECONDS = 60 * 60;
+
+/** The options after checking, with defaults filled in; times in milliseconds. */
+export interface SealerSettings {
+  keys: ReadonlyArray<string | Uint8Array> | undefined;
+  audience: string;
+  ttlMs: number;
+  skewMs: number;
+  maxTokenBytes: number;
+  now: () => number;
+  replayStore: ReplayStore | undefined;
+  engine: SealingEngineName;
+}
+
+/** Checks every option, throwing `TypeError`/`RangeError` with a message starting with `api`. */
+export function checkOptions(options: RequestStateSealerOptions, api: string): SealerSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${api}: options must be an object with at least { audience }`);
+  }
+  const {
+    keys,
+    audience,
+    ttlSeconds = DEFAULT_TTL_SECONDS,
+    clockSkewSeconds = DEFAULT_CLOCK_SKEW_SECONDS,
+    maxTokenBytes = DEFAULT_MAX_TOKEN_BYTES,
+    now = Date.now,
+    replayStore,
+    engine = 'auto',
+  } = options;
+  if (typeof audience !== 'string' || audience.length === 0) {
+    throw new TypeError(
+      `${api}: audience must be a non-empty string (the server's name, the same on every replica)`,
+    );
+  }
+  if (typeof ttlSeconds !== 'number' || !(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS)) {
+    throw new RangeError(
+      `${api}: ttlSeconds must be a number of seconds in (0, ${MAX_TTL_SECONDS}] (got ${String(ttlSeconds)})`,
+    );
+  }
+  if (
+    typeof clockSkewSeconds !== 'number' ||
+    !(clockSkewSeconds >= 0 && clockSkewSeconds <= MAX_SKEW_SECONDS)
+  ) {
+    throw new RangeError(
+      `${api}: clockSkewSeconds must be a number of seconds in [0, ${MAX_SKEW_SECONDS}] (got ${String(clockSkewSeconds)})`,
+    );
+  }
+  if (!Number.isSafeInteger(maxTokenBytes) || maxTokenBytes < MIN_TOKEN_LENGTH) {
+    throw new RangeError(
+      `${api}: maxTokenBytes must be an integer of at least ${MIN_TOKEN_LENGTH} (a token with empty state) (got ${String(maxTokenBytes)})`,
+    );
+  }
+  if (typeof now !== 'function')
+    throw new TypeError(`${api}: now must be a function returning milliseconds`);
+  if (
+    replayStore !== undefined &&
+    (typeof replayStore !== 'object' ||
+      replayStore === null ||
+      typeof replayStore.claim !== 'function')
+  ) {
+    throw new TypeError(`${api}: replayStore must have a claim(tokenId, expiresAt) method`);
+  }
+  if (engine !== 'auto' && engine !== 'node' && engine !== 'webcrypto') {
+    throw new TypeError(
+      `${api}: engine must be 'auto', 'node' or 'webcrypto' (got ${String(engine)})`,
+    );
+  }
+  return {
+    keys,
+    audience,
+    ttlMs: Math.round(ttlSeconds * 1000),
+    skewMs: Math.round(clockSkewSeconds * 1000),
+    maxTokenBytes,
+    now,
+    replayStore,
+    engine,
+  };
+}

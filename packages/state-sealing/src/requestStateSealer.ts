@@ -1,0 +1,239 @@
+import { isCanonicalBase64Url } from './base64url.ts';
+import { bindingText, checkBinding, type RequestBinding } from './binding.ts';
+import type { SealingEngine } from './engines/engine.ts';
+import { selectEngine } from './engines/selectEngine.ts';
+import {
+  deriveKeyRing,
+  normalizeSecrets,
+  processEphemeralSecret,
+  type KeyRing,
+} from './keyRing.ts';
+import { checkOptions, type RequestStateSealerOptions } from './options.ts';
+import { RequestStateError } from './requestStateError.ts';
+import {
+  AUDIENCE_TAG_BYTES,
+  CLAIMS_BYTES,
+  HEADER_BYTES,
+  KID_BYTES,
+  MIN_TOKEN_LENGTH,
+  NONCE_BYTES,
+  NONCE_OFFSET,
+  TOKEN_PREFIX,
+  aadOf,
+  constantTimeEqual,
+  maxStateBytes,
+  newAad,
+  readClaims,
+  readUint32,
+  tokenLength,
+  writeClaims,
+} from './tokenFormat.ts';
+
+/** Seals `requestState` for the client to carry, and opens what the client brings back. */
+export interface RequestStateSealer {
+  /**
+   * Seals `plaintext` into an opaque token bound to `binding`. Rejects with a
+   * `RequestStateError` (`too-large`) when the token would exceed `maxTokenBytes`, so an author
+   * finds out while developing, and with a `TypeError` for a malformed binding or a string with
+   * lone surrogates (which would not survive the round trip).
+   */
+  seal(plaintext: string, binding: RequestBinding): Promise<string>;
+  /**
+   * Opens a token sealed for the same audience and binding, within its lifetime, under a key in
+   * the ring. For any `token` whatsoever, rejects with nothing but a `RequestStateError` whose
+   * `reason` says why (for logs; never tell the client).
+   */
+  open(token: string, binding: RequestBinding): Promise<string>;
+}
+
+const API = 'createRequestStateSealer';
+const AUDIENCE_DOMAIN = 'parley/state-sealing/v1 audience\n';
+
+/** What is derived once per sealer: the key ring and the audience tag. */
+interface Prepared<Key> {
+  ring: KeyRing<Key>;
+  audienceTag: Uint8Array;
+}
+
+/**
+ * Creates a sealer: AES-256-GCM under keys derived with HKDF-SHA256, each token bound to an
+ * audience, a request and a lifetime. See the package README for the threat model.
+ */
+export function createRequestStateSealer(options: RequestStateSealerOptions): RequestStateSealer {
+  const settings = checkOptions(options, API);
+  const { audience, ttlMs, skewMs, maxTokenBytes, replayStore } = settings;
+  const engine = selectEngine(settings.engine, API);
+  const secrets =
+    settings.keys === undefined
+      ? [processEphemeralSecret(engine)]
+      : normalizeSecrets(settings.keys, API);
+
+  let prepared: Prepared<unknown> | undefined;
+  const ready = prepare(engine, secrets, audience)
+    .then((value) => (prepared = value))
+    .finally(() => {
+      // Our copies of configured secrets are no longer needed once the keys are derived. (The
+      // per-process key stays: later sealers derive from it too.)
+      if (settings.keys !== undefined) for (const secret of secrets) secret.fill(0);
+    });
+  // A failure is reported by the first seal or open; until then it is not "unhandled".
+  ready.catch(() => undefined);
+
+  function clock(api: string): number {
+    const time = settings.now();
+    if (typeof time !== 'number' || !Number.isFinite(time) || time < 0) {
+      throw new TypeError(`${api}: options.now() must return milliseconds since the epoch`);
+    }
+    return Math.floor(time);
+  }
+
+  return {
+    async seal(plaintext, binding) {
+      if (typeof plaintext !== 'string') throw new TypeError('seal: plaintext must be a string');
+      if (!isWellFormed(plaintext)) {
+        throw new TypeError('seal: plaintext has a lone surrogate, which UTF-8 cannot carry');
+      }
+      checkBinding(binding, 'seal');
+      let text: string;
+      try {
+        text = bindingText(binding);
+      } catch (cause) {
+        throw new TypeError('seal: binding.arguments has no JSON form', { cause });
+      }
+      const state = engine.encodeUtf8(plaintext);
+      const length = tokenLength(state.length);
+      if (length > maxTokenBytes) {
+        throw new RequestStateError(
+          'too-large',
+          `seal: ${state.length} bytes of state make a ${length}-byte token, over maxTokenBytes (${maxTokenBytes}); at most ${maxStateBytes(maxTokenBytes)} bytes of state fit. requestState travels through the client on every round: keep it small, or raise maxTokenBytes`,
+        );
+      }
+      const { ring, audienceTag } = prepared ?? (await ready);
+      const issuedAt = clock('seal');
+      const hashed = engine.sha256(text);
+      // node:crypto answers synchronously, and awaiting a plain value still costs a tick.
+      const bindingDigest = hashed instanceof Promise ? await hashed : hashed;
+
+      const plain = new Uint8Array(CLAIMS_BYTES + state.length);
+      writeClaims(plain, { issuedAt, expiresAt: issuedAt + ttlMs, audienceTag, bindingDigest });
+      plain.set(state, CLAIMS_BYTES);
+
+      const aad = newAad(ring.sealKid);
+      engine.randomFill(aad, NONCE_OFFSET, NONCE_BYTES);
+      const encrypted = engine.encrypt(
+        ring.sealKey,
+        aad.subarray(NONCE_OFFSET),
+        aad,
+        plain,
+        aad.subarray(NONCE_OFFSET - KID_BYTES),
+      );
+      const bytes = encrypted instanceof Promise ? await encrypted : encrypted;
+      return TOKEN_PREFIX + engine.encodeBase64Url(bytes);
+    },
+
+    async open(token, binding) {
+      checkBinding(binding, 'open');
+      // Cheap checks first: nothing is decoded, hashed or decrypted for a token that cannot be one.
+      if (typeof token !== 'string') throw reject('malformed', 'the token is not a string');
+      if (token.length > maxTokenBytes) {
+        throw reject(
+          'too-large',
+          `the token is ${token.length} bytes, over maxTokenBytes (${maxTokenBytes})`,
+        );
+      }
+      if (token.length < MIN_TOKEN_LENGTH || !token.startsWith(TOKEN_PREFIX)) {
+        throw reject('malformed', `not a ${TOKEN_PREFIX} token`);
+      }
+      if (!isCanonicalBase64Url(token, TOKEN_PREFIX.length)) {
+        throw reject('malformed', 'the token is not canonical base64url');
+      }
+      const bytes = engine.decodeBase64Url(token, TOKEN_PREFIX.length);
+      const { ring, audienceTag } = prepared ?? (await ready);
+      const kid = readUint32(bytes, 0);
+      const key = ring.byKid.get(kid);
+      if (key === undefined) {
+        throw reject(
+          'unknown-key',
+          `key id ${kid.toString(16).padStart(8, '0')} is not in the ring`,
+        );
+      }
+      const aad = aadOf(bytes);
+      const decrypted = engine.decrypt(
+        key,
+        aad.subarray(NONCE_OFFSET),
+        aad,
+        bytes.subarray(HEADER_BYTES),
+      );
+      const plain = decrypted instanceof Promise ? await decrypted : decrypted;
+      if (plain === undefined) throw reject('tampered', 'the token does not authenticate');
+      if (plain.length < CLAIMS_BYTES) throw reject('malformed', 'the token has no claims');
+
+      const claims = readClaims(plain);
+      if (!constantTimeEqual(claims.audienceTag, audienceTag)) {
+        throw reject('wrong-audience', 'the token was sealed for another audience');
+      }
+      const now = clock('open');
+      if (now > claims.expiresAt + skewMs) {
+        throw reject('expired', `the token expired at ${iso(claims.expiresAt)} (now ${iso(now)})`);
+      }
+      if (claims.issuedAt > now + skewMs) {
+        throw reject(
+          'expired',
+          `the token is issued in the future, at ${iso(claims.issuedAt)} (now ${iso(now)})`,
+        );
+      }
+      let digest: Uint8Array;
+      try {
+        const hashed = engine.sha256(bindingText(binding));
+        digest = hashed instanceof Promise ? await hashed : hashed;
+      } catch (cause) {
+        // Arguments with no JSON form cannot have been sealed, so no token binds to them.
+        throw reject('wrong-binding', 'the request arguments have no JSON form', cause);
+      }
+      if (!constantTimeEqual(claims.bindingDigest, digest)) {
+        throw reject(
+          'wrong-binding',
+          'the token was sealed for another request (method, target, arguments or principal)',
+        );
+      }
+      if (replayStore !== undefined) {
+        const tokenId = engine.encodeBase64Url(bytes.subarray(0, HEADER_BYTES));
+        if (!(await replayStore.claim(tokenId, claims.expiresAt + skewMs))) {
+          throw reject('replayed', 'the token was already used');
+        }
+      }
+      return engine.decodeUtf8(plain.subarray(CLAIMS_BYTES));
+    },
+  };
+}
+
+async function prepare<Key>(
+  engine: SealingEngine<Key>,
+  secrets: readonly Uint8Array[],
+  audience: string,
+): Promise<Prepared<Key>> {
+  const [ring, audienceDigest] = await Promise.all([
+    deriveKeyRing(engine, secrets, API),
+    engine.sha256(AUDIENCE_DOMAIN + audience),
+  ]);
+  return { ring, audienceTag: audienceDigest.slice(0, AUDIENCE_TAG_BYTES) };
+}
+
+function reject(
+  reason: RequestStateError['reason'],
+  detail: string,
+  cause?: unknown,
+): RequestStateError {
+  return new RequestStateError(reason, `requestState rejected (${reason}): ${detail}`, { cause });
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(text) : !LONE_SURROGATE.test(text);
+}
