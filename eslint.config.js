@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 import { packageGraph } from './scripts/packageGraph.js';
 
-function restrictedImports(name, { noIo }) {
+function restrictedImports(name, { inSource }) {
   const { parley: allowed, external } = packageGraph[name];
   const forbiddenParley = Object.keys(packageGraph).filter(
     (other) => other !== name && !allowed.includes(other),
@@ -20,11 +20,15 @@ function restrictedImports(name, { noIo }) {
       group: ['@parley/*/*', '!@parley/*/package.json'],
       message: 'Import a @parley package through its public entry point, never its internals.',
     },
-    {
-      group: ['@modelcontextprotocol/*', ...external.map((allowedSdk) => `!${allowedSdk}`)],
-      message: `@parley/${name} may only use the MCP SDK packages DESIGN.md gives it (${external.join(', ') || 'none'}).`,
-    },
-    ...(noIo
+    ...(inSource
+      ? [
+          {
+            group: ['@modelcontextprotocol/*', ...external.map((allowedSdk) => `!${allowedSdk}`)],
+            message: `@parley/${name} may only use the MCP SDK packages DESIGN.md gives it (${external.join(', ') || 'none'}).`,
+          },
+        ]
+      : []),
+    ...(inSource && packageGraph[name].noIo
       ? [{ group: ['node:*'], message: `@parley/${name} does no I/O and runs everywhere.` }]
       : []),
   ];
@@ -32,17 +36,15 @@ function restrictedImports(name, { noIo }) {
 }
 
 /**
- * One `no-restricted-imports` block per package, generated from the dependency graph in
- * DESIGN.md: a package may import only the `@parley/*` packages (and the SDK package) listed
- * for it, never a sibling's internals. Packages marked `noIo` keep `node:*` out of their source
- * (their tests may still use it).
+ * `no-restricted-imports` blocks generated from the dependency graph in DESIGN.md: a package
+ * (source and tests) may import only the `@parley/*` packages listed for it, never a sibling's
+ * internals. Its source may also use only the MCP SDK packages listed for it (tests may drive it
+ * with any SDK client), and a `noIo` package keeps `node:*` out of its source.
  */
 function dependencyDirectionRules() {
-  return Object.entries(packageGraph).flatMap(([name, { noIo }]) => [
-    { files: [`packages/${name}/**/*.ts`], rules: restrictedImports(name, { noIo: false }) },
-    ...(noIo
-      ? [{ files: [`packages/${name}/src/**/*.ts`], rules: restrictedImports(name, { noIo }) }]
-      : []),
+  return Object.keys(packageGraph).flatMap((name) => [
+    { files: [`packages/${name}/**/*.ts`], rules: restrictedImports(name, { inSource: false }) },
+    { files: [`packages/${name}/src/**/*.ts`], rules: restrictedImports(name, { inSource: true }) },
   ]);
 }
 

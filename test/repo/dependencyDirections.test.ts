@@ -71,6 +71,15 @@ describe('ESLint enforces the dependency directions of DESIGN.md', () => {
     }
   });
 
+  test('tests may drive a package with any SDK client; its source may not', async () => {
+    const code = `import { Client } from '@modelcontextprotocol/client';\nexport { Client };\n`;
+    const [inTest] = await eslint.lintText(code, {
+      filePath: `${repoRoot}/packages/server/test/probe.test.ts`,
+    });
+    expect(inTest?.messages.filter((m) => m.ruleId === 'no-restricted-imports')).toEqual([]);
+    expect(await restrictedImportMessages('server', code)).toHaveLength(1);
+  });
+
   test('@parley/core does no I/O', async () => {
     const messages = await restrictedImportMessages(
       'core',

@@ -1,1 +1,71 @@
-export {};
+/**
+ * The public API of @parley/server. Everything exported here is public and versioned: add to it
+ * deliberately, with a changeset.
+ */
+
+export { ParleyServer } from './parleyServer.ts';
+export type {
+  ParleyServerOptions,
+  RequestStateSecurity,
+  RunOptions,
+  RunningServer,
+} from './parleyServer.ts';
+
+export { Context } from './context.ts';
+export type {
+  ElicitOptions,
+  Flow,
+  HandlerTarget,
+  LogLevel,
+  RequestContext,
+  UrlElicitation,
+} from './context.ts';
+
+export { elicitRequest, elicitUrlRequest, rootsRequest, sampleRequest } from './asks.ts';
+export type { AskOptions, SampleInit, TypedElicitRequest } from './asks.ts';
+
+export type {
+  ArgsOf,
+  ParameterSchema,
+  PromptArgument,
+  PromptHandler,
+  PromptOptions,
+  ResourceHandler,
+  ResourceOptions,
+  ResourceTemplateHandler,
+  ToolAnnotations,
+  ToolHandler,
+  ToolOptions,
+} from './definitions.ts';
+export type {
+  GetPromptResult,
+  PromptMessage,
+  PromptReturn,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceReturn,
+  ToolReturn,
+} from './results.ts';
+
+// What an author needs from @parley/core, so one import serves a server.
+export {
+  AcceptedElicitation,
+  CancelledElicitation,
+  DeclinedElicitation,
+  EraMismatchError,
+  InputRequiredToolResult,
+  InvalidAnswerError,
+  InvalidRequestStateError,
+  MODERN_PROTOCOL_VERSION,
+  ParleyError,
+  ToolResult,
+  UnsupportedCapabilityError,
+  inputRequired,
+} from '@parley/core';
+export type {
+  ElicitationResult,
+  Era,
+  InputRequiredResult,
+  InputRequests,
+  InputResponses,
+} from '@parley/core';

@@ -5,5 +5,24 @@ import * as api from '../src/index.ts';
 // The runtime surface of @parley/server. Adding to it is a public API change: update this list
 // together with a changeset.
 test('the public API is exactly this', () => {
-  expect(Object.keys(api).sort()).toEqual([]);
+  expect(Object.keys(api).sort()).toEqual([
+    'AcceptedElicitation',
+    'CancelledElicitation',
+    'Context',
+    'DeclinedElicitation',
+    'EraMismatchError',
+    'InputRequiredToolResult',
+    'InvalidAnswerError',
+    'InvalidRequestStateError',
+    'MODERN_PROTOCOL_VERSION',
+    'ParleyError',
+    'ParleyServer',
+    'ToolResult',
+    'UnsupportedCapabilityError',
+    'elicitRequest',
+    'elicitUrlRequest',
+    'inputRequired',
+    'rootsRequest',
+    'sampleRequest',
+  ]);
 });

@@ -1,0 +1,141 @@
+import type {
+  CreateMessageParams,
+  CreateMessageRequest,
+  ElicitRequest,
+  InputRequest,
+  ListRootsRequest,
+} from '@parley/core';
+import {
+  compileResponseType,
+  type CompiledResponseType,
+  type InferResponse,
+  type ResponseType,
+  type ResponseTypeOptions,
+} from '@parley/schema';
+
+/**
+ * Builders for the entries of an `inputRequests` map (the guard pattern's asks).
+ *
+ * Each builder returns the plain wire request, so it can be logged, compared and serialised as
+ * is. What the server needs beyond the wire (is the ask optional, which response type reads its
+ * answer) rides on a non-enumerable symbol property that JSON never sees.
+ */
+
+const ASK_INFO = Symbol.for('@parley/server.askInfo');
+
+/** Options every ask builder takes. */
+export interface AskOptions {
+  /**
+   * An optional ask is left out of the round, rather than failing it with `-32021`, when the
+   * client did not declare the capability it needs.
+   */
+  optional?: boolean;
+}
+
+interface AskInfo {
+  optional: boolean;
+  compiled?: CompiledResponseType<unknown>;
+}
+
+declare const answerType: unique symbol;
+
+/** A form elicitation built by {@link elicitRequest}; it remembers the type of its answer. */
+export type TypedElicitRequest<TData> = ElicitRequest & { readonly [answerType]?: TData };
+
+function withInfo<TRequest extends InputRequest>(request: TRequest, info: AskInfo): TRequest {
+  Object.defineProperty(request, ASK_INFO, { value: info, enumerable: false });
+  return request;
+}
+
+/** What the server knows about an ask beyond its wire form (absent for hand-built requests). */
+export function askInfoOf(request: InputRequest): AskInfo | undefined {
+  return (request as { [ASK_INFO]?: AskInfo })[ASK_INFO];
+}
+
+/**
+ * A form elicitation asking for `responseType`: any response type `@parley/schema` accepts
+ * (`String`, `['low', 'high']`, `z.object({...})`, a wire schema, …). The schema is compiled
+ * here, so an inexpressible type throws a `TypeError` where the ask is built. Read the answer
+ * with `ctx.answer(key, thisRequest)` to get it validated and typed.
+ */
+export function elicitRequest<const R extends ResponseType>(
+  message: string,
+  responseType: R,
+  options: ResponseTypeOptions & AskOptions = {},
+): TypedElicitRequest<InferResponse<R>> {
+  if (typeof message !== 'string' || message.length === 0) {
+    throw new TypeError('elicitRequest: message must be a non-empty string.');
+  }
+  const { optional = false, ...labels } = options;
+  const compiled = compileResponseType(responseType, labels);
+  return withInfo(
+    {
+      method: 'elicitation/create' as const,
+      params: { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema },
+    },
+    { optional, compiled: compiled as CompiledResponseType<unknown> },
+  );
+}
+
+/**
+ * A URL-mode elicitation (SEP-1036): the client shows `url` and, with the user's consent, opens
+ * it; the interaction happens out of band. On the modern protocol an `accept` answer only means
+ * the user agreed to open it, so carry your own id in `requestState` to check completion.
+ */
+export function elicitUrlRequest(
+  message: string,
+  url: string | URL,
+  options: AskOptions = {},
+): ElicitRequest {
+  const href = String(url);
+  if (!URL.canParse(href)) {
+    throw new TypeError(`elicitUrlRequest: ${JSON.stringify(href)} is not an absolute URL.`);
+  }
+  return withInfo(
+    { method: 'elicitation/create' as const, params: { mode: 'url' as const, message, url: href } },
+    { optional: options.optional ?? false },
+  );
+}
+
+/** What {@link sampleRequest} takes: full sampling parameters, or just the user's prompt text. */
+export type SampleInit = CreateMessageParams | string;
+
+/** Default `maxTokens` when a sampling ask is built from a bare prompt. */
+export const DEFAULT_SAMPLING_MAX_TOKENS = 1000;
+
+/** Normalise a {@link SampleInit} to sampling parameters. */
+export function samplingParams(
+  init: SampleInit,
+  maxTokens = DEFAULT_SAMPLING_MAX_TOKENS,
+): CreateMessageParams {
+  if (typeof init === 'string') {
+    return { messages: [{ role: 'user', content: { type: 'text', text: init } }], maxTokens };
+  }
+  if (!Array.isArray(init.messages) || typeof init.maxTokens !== 'number') {
+    throw new TypeError('sampleRequest: params need messages (an array) and maxTokens (a number).');
+  }
+  return init;
+}
+
+/**
+ * A sampling ask: the client's model generates a message. Deprecated by the 2026-07-28
+ * revision (SEP-2577) but still part of it; prefer calling a model from your server unless the
+ * point is to use the caller's.
+ */
+export function sampleRequest(
+  init: SampleInit,
+  options: AskOptions & { maxTokens?: number } = {},
+): CreateMessageRequest {
+  return withInfo(
+    { method: 'sampling/createMessage' as const, params: samplingParams(init, options.maxTokens) },
+    { optional: options.optional ?? false },
+  );
+}
+
+/** A roots ask: the client lists the directories or files it exposes. */
+export function rootsRequest(options: AskOptions = {}): ListRootsRequest {
+  return withInfo(
+    { method: 'roots/list' as const, params: {} },
+    { optional: options.optional ?? false },
+  );
+}

@@ -1,0 +1,154 @@
+import type { Meta } from '@parley/core';
+import * as z from 'zod';
+
+import type { Context } from './context.ts';
+import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
+
+/**
+ * What an author registers: tools, prompts, resources and resource templates, with zod schemas
+ * for their parameters.
+ */
+
+/** A zod object schema or its shape (`{ city: z.string() }`). */
+export type ParameterSchema = z.ZodObject | Record<string, z.ZodType>;
+
+/** The handler's `args` type for a parameter schema. */
+export type ArgsOf<TSchema> = TSchema extends z.ZodObject
+  ? z.output<TSchema>
+  : TSchema extends Record<string, z.ZodType>
+    ? z.output<z.ZodObject<TSchema>>
+    : Record<string, never>;
+
+/** Hints about a tool's behaviour, as MCP defines them. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolOptions<TSchema extends ParameterSchema | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** The tool's parameters; the handler's `args` are parsed and typed from it. */
+  inputSchema?: TSchema;
+  /** The structured result's schema; returned values are checked against it. */
+  outputSchema?: z.ZodType;
+  annotations?: ToolAnnotations;
+  _meta?: Meta;
+}
+
+export type ToolHandler<TArgs> = (args: TArgs, ctx: Context) => ToolReturn | Promise<ToolReturn>;
+
+export interface PromptOptions<TSchema extends ParameterSchema | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** The prompt's arguments (MCP prompt arguments are strings). */
+  arguments?: TSchema;
+  _meta?: Meta;
+}
+
+export type PromptHandler<TArgs> = (
+  args: TArgs,
+  ctx: Context,
+) => PromptReturn | Promise<PromptReturn>;
+
+export interface ResourceOptions {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  _meta?: Meta;
+}
+
+export type ResourceHandler = (uri: URL, ctx: Context) => ResourceReturn | Promise<ResourceReturn>;
+
+export type ResourceTemplateHandler = (
+  uri: URL,
+  variables: Record<string, string | string[]>,
+  ctx: Context,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+/** A registered tool, as the server keeps it. */
+export interface ToolDefinition {
+  name: string;
+  options: ToolOptions<ParameterSchema | undefined>;
+  input: z.ZodObject | undefined;
+  inputJsonSchema: Record<string, unknown>;
+  outputJsonSchema: Record<string, unknown> | undefined;
+  handler: ToolHandler<unknown>;
+}
+
+/** One entry of a prompt's `arguments` list. */
+export interface PromptArgument {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface PromptDefinition {
+  name: string;
+  options: PromptOptions<ParameterSchema | undefined>;
+  input: z.ZodObject | undefined;
+  argumentList: PromptArgument[] | undefined;
+  handler: PromptHandler<unknown>;
+}
+
+export interface ResourceDefinition {
+  uri: string;
+  options: ResourceOptions;
+  handler: ResourceHandler;
+}
+
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  options: ResourceOptions;
+  handler: ResourceTemplateHandler;
+}
+
+function isZodType(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+/** A parameter schema as a zod object, or `undefined` when the handler takes none. */
+export function objectSchemaOf(
+  api: string,
+  schema: ParameterSchema | undefined,
+): z.ZodObject | undefined {
+  if (schema === undefined) return undefined;
+  if (isZodType(schema)) {
+    if (schema._zod.def.type !== 'object') {
+      throw new TypeError(`${api}: the parameter schema must be a z.object(...) or its shape.`);
+    }
+    return schema as z.ZodObject;
+  }
+  if (typeof schema !== 'object' || schema === null || !Object.values(schema).every(isZodType)) {
+    throw new TypeError(
+      `${api}: the parameter schema must be a z.object(...) or an object of zod schemas.`,
+    );
+  }
+  return z.object(schema);
+}
+
+/** JSON Schema for a zod schema, as MCP lists it (no `$schema` key). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return json;
+}
+
+/** The `arguments` list of a prompt, from its schema. */
+export function promptArgumentsOf(schema: z.ZodObject | undefined): PromptArgument[] | undefined {
+  if (schema === undefined) return undefined;
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const type = field as z.ZodType;
+    return {
+      name,
+      ...(type.description !== undefined ? { description: type.description } : {}),
+      required: !type.safeParse(undefined).success,
+    };
+  });
+}

@@ -1,0 +1,282 @@
+import { InvalidRequestStateError, type Implementation } from '@parley/core';
+import {
+  createMcpHandler,
+  type McpHttpHandler,
+  type Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import {
+  createRequestStateSealer,
+  type ReplayStore,
+  type RequestStateSealer,
+} from '@parley/state-sealing';
+
+import {
+  jsonSchemaOf,
+  objectSchemaOf,
+  promptArgumentsOf,
+  type ArgsOf,
+  type ParameterSchema,
+  type PromptDefinition,
+  type PromptHandler,
+  type PromptOptions,
+  type ResourceDefinition,
+  type ResourceHandler,
+  type ResourceOptions,
+  type ResourceTemplateDefinition,
+  type ResourceTemplateHandler,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolOptions,
+} from './definitions.ts';
+import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
+
+/** How `requestState` is sealed. */
+export interface RequestStateSecurity {
+  /**
+   * A key ring shared by every replica: `keys[0]` seals, every key opens. Each secret must be at
+   * least 32 bytes. Default: one random key per process (right for stdio and single workers).
+   */
+  keys?: ReadonlyArray<string | Uint8Array>;
+  /** How long a round's state stays valid. Default 600 (10 minutes). */
+  ttlSeconds?: number;
+  /** The largest sealed state the server will mint. Default 8 KiB. */
+  maxTokenBytes?: number;
+  /** Make every state single-use (a second use of the same token is rejected). */
+  replayStore?: ReplayStore;
+  /** The clock, in milliseconds since the epoch (for tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Options of {@link ParleyServer}. */
+export interface ParleyServerOptions {
+  /** The server's name: shown to clients, and the audience every sealed state is bound to. */
+  name: string;
+  version?: string;
+  title?: string;
+  instructions?: string;
+  requestStateSecurity?: RequestStateSecurity;
+  /** Default wait for a person to answer a handshake-era request. Default 600 000 (10 minutes). */
+  elicitationTimeoutMs?: number;
+  /**
+   * Server-side reports: why a `requestState` was rejected (the client only ever sees "Invalid or
+   * expired requestState"), and failures of handlers. Default: one line on stderr.
+   */
+  onError?: (error: unknown, where: { method: string; target: string }) => void;
+}
+
+/** A running server, as `run()` returns it. */
+export interface RunningServer {
+  close(): Promise<void>;
+}
+
+/** Options of {@link ParleyServer.run}. */
+export type RunOptions = { transport: 'stdio' };
+
+const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+
+function defaultReport(error: unknown, where: { method: string; target: string }): void {
+  const detail =
+    error instanceof InvalidRequestStateError
+      ? `requestState rejected: ${error.data?.reason}`
+      : String(error);
+  // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
+  console.error(`[parley] ${where.method} ${where.target}: ${detail}`);
+}
+
+/**
+ * An MCP server whose tools, prompts and resources can ask the user for input: with
+ * `await ctx.elicit(...)` on handshake-era connections, and by returning `inputRequired(...)`
+ * (the guard pattern) on the modern protocol. Built on the official MCP SDK v2.
+ */
+export class ParleyServer {
+  readonly name: string;
+  readonly #info: Implementation;
+  readonly #options: ParleyServerOptions;
+  readonly #tools = new Map<string, ToolDefinition>();
+  readonly #prompts = new Map<string, PromptDefinition>();
+  readonly #resources = new Map<string, ResourceDefinition>();
+  readonly #templates: ResourceTemplateDefinition[] = [];
+  readonly #sealer: RequestStateSealer;
+  #httpHandler: McpHttpHandler | undefined;
+
+  constructor(options: ParleyServerOptions) {
+    if (typeof options?.name !== 'string' || options.name.length === 0) {
+      throw new TypeError('ParleyServer: options.name must be a non-empty string.');
+    }
+    this.name = options.name;
+    this.#options = options;
+    this.#info = {
+      name: options.name,
+      version: options.version ?? '0.0.0',
+      ...(options.title !== undefined ? { title: options.title } : {}),
+    };
+    const security = options.requestStateSecurity ?? {};
+    this.#sealer = createRequestStateSealer({
+      audience: options.name,
+      ...(security.keys !== undefined ? { keys: security.keys } : {}),
+      ...(security.ttlSeconds !== undefined ? { ttlSeconds: security.ttlSeconds } : {}),
+      ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
+      ...(security.replayStore !== undefined ? { replayStore: security.replayStore } : {}),
+      ...(security.now !== undefined ? { now: security.now } : {}),
+    });
+  }
+
+  /** Register a tool. `args` are parsed and typed from `options.inputSchema`. */
+  tool<TSchema extends ParameterSchema | undefined = undefined>(
+    name: string,
+    options: ToolOptions<TSchema>,
+    handler: ToolHandler<ArgsOf<TSchema>>,
+  ): this;
+  tool(name: string, handler: ToolHandler<Record<string, never>>): this;
+  tool(
+    name: string,
+    optionsOrHandler: ToolOptions<ParameterSchema | undefined> | ToolHandler<never>,
+    maybeHandler?: ToolHandler<never>,
+  ): this {
+    const [options, handler] = splitArgs<
+      ToolOptions<ParameterSchema | undefined>,
+      ToolHandler<never>
+    >('tool', optionsOrHandler, maybeHandler);
+    this.#assertNew('tool', this.#tools, name);
+    const input = objectSchemaOf(`tool '${name}'`, options.inputSchema);
+    this.#tools.set(name, {
+      name,
+      options,
+      input,
+      inputJsonSchema:
+        input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input'),
+      outputJsonSchema:
+        options.outputSchema === undefined
+          ? undefined
+          : jsonSchemaOf(options.outputSchema, 'output'),
+      handler: handler as ToolHandler<unknown>,
+    });
+    return this;
+  }
+
+  /** Register a prompt. It may ask before it renders, exactly like a tool. */
+  prompt<TSchema extends ParameterSchema | undefined = undefined>(
+    name: string,
+    options: PromptOptions<TSchema>,
+    handler: PromptHandler<ArgsOf<TSchema>>,
+  ): this;
+  prompt(name: string, handler: PromptHandler<Record<string, never>>): this;
+  prompt(
+    name: string,
+    optionsOrHandler: PromptOptions<ParameterSchema | undefined> | PromptHandler<never>,
+    maybeHandler?: PromptHandler<never>,
+  ): this {
+    const [options, handler] = splitArgs<
+      PromptOptions<ParameterSchema | undefined>,
+      PromptHandler<never>
+    >('prompt', optionsOrHandler, maybeHandler);
+    this.#assertNew('prompt', this.#prompts, name);
+    const input = objectSchemaOf(`prompt '${name}'`, options.arguments);
+    this.#prompts.set(name, {
+      name,
+      options,
+      input,
+      argumentList: promptArgumentsOf(input),
+      handler: handler as PromptHandler<unknown>,
+    });
+    return this;
+  }
+
+  /** Register a resource at a fixed URI. It may ask before it renders. */
+  resource(uri: string, options: ResourceOptions, handler: ResourceHandler): this {
+    if (!URL.canParse(uri))
+      throw new TypeError(`resource: ${JSON.stringify(uri)} is not an absolute URI.`);
+    this.#assertNew('resource', this.#resources, uri);
+    assertName('resource', options);
+    this.#resources.set(uri, { uri, options, handler });
+    return this;
+  }
+
+  /** Register a resource template (RFC 6570), e.g. `report://{quarter}/revenue`. */
+  resourceTemplate(
+    uriTemplate: string,
+    options: ResourceOptions,
+    handler: ResourceTemplateHandler,
+  ): this {
+    if (this.#templates.some((template) => template.uriTemplate === uriTemplate)) {
+      throw new TypeError(`resourceTemplate: '${uriTemplate}' is already registered.`);
+    }
+    assertName('resourceTemplate', options);
+    this.#templates.push({ uriTemplate, options, handler });
+    return this;
+  }
+
+  /**
+   * Serve one handshake-era session over an SDK transport (for example one side of
+   * `InMemoryTransport.createLinkedPair()`). Returns the SDK server, to close it.
+   */
+  async connect(transport: Transport): Promise<Server> {
+    const server = buildSdkServer(this.#runtime(), { era: 'legacy' });
+    await server.connect(transport);
+    return server;
+  }
+
+  /**
+   * A web-standard `fetch` handler: serves modern (2026-07-28) requests statelessly, per request.
+   */
+  fetch(request: Request): Promise<Response> {
+    this.#httpHandler ??= createMcpHandler((unit) => this.sdkServerFor(unit), { legacy: 'reject' });
+    return this.#httpHandler.fetch(request);
+  }
+
+  /** Serve over stdio: one process, both eras (each connection keeps the era it opened with). */
+  async run(options: RunOptions): Promise<RunningServer> {
+    if (options.transport !== 'stdio') {
+      throw new TypeError(
+        `run: unknown transport ${JSON.stringify((options as { transport?: unknown }).transport)}.`,
+      );
+    }
+    const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+    const handle = serveStdio((unit) => this.sdkServerFor(unit));
+    return { close: () => handle.close() };
+  }
+
+  /** @internal The SDK server for one serving unit; transports call this. */
+  sdkServerFor(unit: ServingUnit): Server {
+    return buildSdkServer(this.#runtime(), unit);
+  }
+
+  #runtime(): ServerRuntime {
+    return {
+      info: this.#info,
+      instructions: this.#options.instructions,
+      tools: this.#tools,
+      prompts: this.#prompts,
+      resources: this.#resources,
+      templates: this.#templates,
+      sealer: this.#sealer,
+      elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+      report: this.#options.onError ?? defaultReport,
+    };
+  }
+
+  #assertNew(api: string, registry: ReadonlyMap<string, unknown>, key: string): void {
+    if (typeof key !== 'string' || key.length === 0)
+      throw new TypeError(`${api}: the name must be a non-empty string.`);
+    if (registry.has(key)) throw new TypeError(`${api}: '${key}' is already registered.`);
+  }
+}
+
+/** The `(name, handler)` and `(name, options, handler)` forms, as one pair. */
+function splitArgs<TOptions extends object, THandler>(
+  api: string,
+  optionsOrHandler: TOptions | THandler,
+  maybeHandler: THandler | undefined,
+): [TOptions, THandler] {
+  const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler;
+  if (typeof handler !== 'function') throw new TypeError(`${api}: a handler function is required.`);
+  const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
+  return [options as TOptions, handler as THandler];
+}
+
+function assertName(api: string, options: ResourceOptions): void {
+  if (typeof options?.name !== 'string' || options.name.length === 0) {
+    throw new TypeError(`${api}: options.name must be a non-empty string.`);
+  }
+}

@@ -1,0 +1,32 @@
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  InputRequest,
+  ParleyError,
+  Root,
+} from '@parley/core';
+
+/** How long to wait for a pushed request's answer, and when to give up. */
+export interface WaitOptions {
+  timeout: number;
+  signal: AbortSignal;
+}
+
+/**
+ * The handshake era's server-initiated requests for one call, as the Context needs them. The
+ * server builds one per call from the SDK's request context; modern requests have none.
+ */
+export interface PushChannel {
+  elicit(params: ElicitFormParams | ElicitUrlParams, options: WaitOptions): Promise<ElicitResult>;
+  sample(params: CreateMessageParams, options: WaitOptions): Promise<CreateMessageResult>;
+  listRoots(options: WaitOptions): Promise<Root[]>;
+  completeElicitation(elicitationId: string): Promise<void>;
+  /**
+   * Why `request` cannot be pushed on this connection regardless of what the client declared
+   * (for example: no session to carry it), or `undefined` when it can.
+   */
+  unavailable?(request: InputRequest): ParleyError | undefined;
+}

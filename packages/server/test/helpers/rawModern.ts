@@ -1,0 +1,67 @@
+/**
+ * Raw 2026-07-28 JSON-RPC over a server's web-standard `fetch` face: what an attacker, a buggy
+ * client or a conformance harness can send, without any client library smoothing it.
+ */
+import type { ParleyServer } from '../../src/index.ts';
+
+let nextId = 1;
+
+export interface RawResponse {
+  status: number;
+  body: {
+    id?: unknown;
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string; data?: unknown };
+  };
+}
+
+export interface RawCall {
+  method?: 'tools/call' | 'prompts/get' | 'resources/read';
+  name?: string;
+  uri?: string;
+  arguments?: Record<string, unknown>;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  capabilities?: Record<string, unknown>;
+}
+
+export async function rawModernCall(server: ParleyServer, call: RawCall): Promise<RawResponse> {
+  const method = call.method ?? 'tools/call';
+  const id = nextId++;
+  const params: Record<string, unknown> = {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': call.capabilities ?? {
+        elicitation: { form: {} },
+      },
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    },
+    ...(method === 'resources/read'
+      ? { uri: call.uri }
+      : { name: call.name, arguments: call.arguments ?? {} }),
+    ...('inputResponses' in call ? { inputResponses: call.inputResponses } : {}),
+    ...('requestState' in call ? { requestState: call.requestState } : {}),
+  };
+  const response = await server.fetch(
+    new Request('http://parley.test/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        'mcp-name': String(method === 'resources/read' ? call.uri : call.name),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    }),
+  );
+  const text = await response.text();
+  const json = text.startsWith('{')
+    ? text
+    : (text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .at(-1)
+        ?.slice(6) ?? '{}');
+  return { status: response.status, body: JSON.parse(json) as RawResponse['body'] };
+}
