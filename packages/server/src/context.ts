@@ -8,6 +8,7 @@ import {
   type ClientFeature,
   type CreateMessageResult,
   type ElicitationResult,
+  type ElicitationSchema,
   type ElicitRequest,
   type Era,
   type HandlerKind,
@@ -86,6 +87,8 @@ export interface ContextInit {
   log: (level: LogLevel, data: unknown) => Promise<void>;
   progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   elicitationTimeoutMs: number;
+  /** Reports compatibility warnings about a schema this handler asks with. */
+  lintSchema: (schema: ElicitationSchema) => void;
 }
 
 const FEATURE_OF: Record<InputRequest['method'], ClientFeature> = {
@@ -145,6 +148,7 @@ export class Context {
       params: { mode: 'form', message, requestedSchema: compiled.requestedSchema },
     };
     this.#assertSupported(push, request);
+    this.#init.lintSchema(compiled.requestedSchema);
     const answer = await push.elicit(request.params, this.#waitOptions(timeoutMs));
     return toElicitationResult(answer, compiled);
   }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
+import type { DeclaredAsk } from './schemaWarnings.ts';
 
 /**
  * What an author registers: tools, prompts, resources and resource templates, with zod schemas
@@ -19,6 +20,16 @@ export type ArgsOf<TSchema> = TSchema extends z.ZodObject
     ? z.output<z.ZodObject<TSchema>>
     : Record<string, never>;
 
+/** What every handler can declare. */
+interface HandlerOptions {
+  /**
+   * The asks this handler makes, by key: a response type or an `elicitRequest(...)`. Optional;
+   * declared asks are compiled and linted at registration, so a schema the spec cannot express
+   * fails there, and compatibility warnings reach `onWarning` before the first call.
+   */
+  asks?: Record<string, DeclaredAsk>;
+}
+
 /** Hints about a tool's behaviour, as MCP defines them. */
 export interface ToolAnnotations {
   title?: string;
@@ -28,7 +39,9 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export interface ToolOptions<TSchema extends ParameterSchema | undefined = undefined> {
+export interface ToolOptions<
+  TSchema extends ParameterSchema | undefined = undefined,
+> extends HandlerOptions {
   title?: string;
   description?: string;
   /** The tool's parameters; the handler's `args` are parsed and typed from it. */
@@ -41,7 +54,9 @@ export interface ToolOptions<TSchema extends ParameterSchema | undefined = undef
 
 export type ToolHandler<TArgs> = (args: TArgs, ctx: Context) => ToolReturn | Promise<ToolReturn>;
 
-export interface PromptOptions<TSchema extends ParameterSchema | undefined = undefined> {
+export interface PromptOptions<
+  TSchema extends ParameterSchema | undefined = undefined,
+> extends HandlerOptions {
   title?: string;
   description?: string;
   /** The prompt's arguments (MCP prompt arguments are strings). */
@@ -54,7 +69,7 @@ export type PromptHandler<TArgs> = (
   ctx: Context,
 ) => PromptReturn | Promise<PromptReturn>;
 
-export interface ResourceOptions {
+export interface ResourceOptions extends HandlerOptions {
   name: string;
   title?: string;
   description?: string;

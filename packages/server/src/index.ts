@@ -24,6 +24,7 @@ export type {
 export { elicitRequest, elicitUrlRequest, rootsRequest, sampleRequest } from './asks.ts';
 export type { AskOptions, SampleInit, TypedElicitRequest } from './asks.ts';
 
+export type { DeclaredAsk, WarningReporter, WarningSource } from './schemaWarnings.ts';
 export type {
   ArgsOf,
   ParameterSchema,

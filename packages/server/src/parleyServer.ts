@@ -30,6 +30,13 @@ import {
   type ToolOptions,
 } from './definitions.ts';
 import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
+import {
+  createSchemaLinter,
+  declaredSchema,
+  type DeclaredAsk,
+  type WarningReporter,
+  type WarningSource,
+} from './schemaWarnings.ts';
 
 /** How `requestState` is sealed. */
 export interface RequestStateSecurity {
@@ -63,6 +70,12 @@ export interface ParleyServerOptions {
    * expired requestState"), and failures of handlers. Default: one line on stderr.
    */
   onError?: (error: unknown, where: { method: string; target: string }) => void;
+  /**
+   * Compatibility warnings about the schemas handlers ask with (a top-level title, a field that
+   * looks like a secret, a wrapper left with a generic label…), each reported once: at
+   * registration for declared `asks`, otherwise when first sent. Default: one line on stderr.
+   */
+  onWarning?: WarningReporter;
 }
 
 /** A running server, as `run()` returns it. */
@@ -74,6 +87,11 @@ export interface RunningServer {
 export type RunOptions = { transport: 'stdio' };
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+
+function defaultWarn(message: string): void {
+  // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
+  console.warn(`[parley] warning: ${message}`);
+}
 
 function defaultReport(error: unknown, where: { method: string; target: string }): void {
   const detail =
@@ -98,6 +116,7 @@ export class ParleyServer {
   readonly #resources = new Map<string, ResourceDefinition>();
   readonly #templates: ResourceTemplateDefinition[] = [];
   readonly #sealer: RequestStateSealer;
+  readonly #lintSchema: ServerRuntime['lintSchema'];
   #httpHandler: McpHttpHandler | undefined;
 
   constructor(options: ParleyServerOptions) {
@@ -111,6 +130,7 @@ export class ParleyServer {
       version: options.version ?? '0.0.0',
       ...(options.title !== undefined ? { title: options.title } : {}),
     };
+    this.#lintSchema = createSchemaLinter(options.onWarning ?? defaultWarn);
     const security = options.requestStateSecurity ?? {};
     this.#sealer = createRequestStateSealer({
       audience: options.name,
@@ -140,6 +160,7 @@ export class ParleyServer {
     >('tool', optionsOrHandler, maybeHandler);
     this.#assertNew('tool', this.#tools, name);
     const input = objectSchemaOf(`tool '${name}'`, options.inputSchema);
+    this.#checkAsks(`tool '${name}'`, { kind: 'tool', name }, options.asks);
     this.#tools.set(name, {
       name,
       options,
@@ -173,6 +194,7 @@ export class ParleyServer {
     >('prompt', optionsOrHandler, maybeHandler);
     this.#assertNew('prompt', this.#prompts, name);
     const input = objectSchemaOf(`prompt '${name}'`, options.arguments);
+    this.#checkAsks(`prompt '${name}'`, { kind: 'prompt', name }, options.asks);
     this.#prompts.set(name, {
       name,
       options,
@@ -189,6 +211,7 @@ export class ParleyServer {
       throw new TypeError(`resource: ${JSON.stringify(uri)} is not an absolute URI.`);
     this.#assertNew('resource', this.#resources, uri);
     assertName('resource', options);
+    this.#checkAsks(`resource '${uri}'`, { kind: 'resource', name: uri }, options.asks);
     this.#resources.set(uri, { uri, options, handler });
     return this;
   }
@@ -203,6 +226,11 @@ export class ParleyServer {
       throw new TypeError(`resourceTemplate: '${uriTemplate}' is already registered.`);
     }
     assertName('resourceTemplate', options);
+    this.#checkAsks(
+      `resourceTemplate '${uriTemplate}'`,
+      { kind: 'resourceTemplate', name: uriTemplate },
+      options.asks,
+    );
     this.#templates.push({ uriTemplate, options, handler });
     return this;
   }
@@ -253,7 +281,20 @@ export class ParleyServer {
       sealer: this.#sealer,
       elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
       report: this.#options.onError ?? defaultReport,
+      lintSchema: this.#lintSchema,
     };
+  }
+
+  /** Compile and lint the asks a handler declares, before it is ever called. */
+  #checkAsks(
+    api: string,
+    target: WarningSource,
+    asks: Record<string, DeclaredAsk> | undefined,
+  ): void {
+    for (const [key, ask] of Object.entries(asks ?? {})) {
+      const schema = declaredSchema(api, key, ask);
+      if (schema !== undefined) this.#lintSchema({ ...target, key }, schema);
+    }
   }
 
   #assertNew(api: string, registry: ReadonlyMap<string, unknown>, key: string): void {

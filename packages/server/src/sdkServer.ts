@@ -7,6 +7,7 @@ import {
   ToolResult,
   isInputRequiredResult,
   type ClientCapabilities,
+  type ElicitationSchema,
   type Era,
   type Implementation,
   type InputRequiredResult,
@@ -39,6 +40,7 @@ import { errorText, handlerFailure, isProtocolLevel, toProtocolError } from './p
 import type { PushChannel } from './pushChannel.ts';
 import { toPromptResult, toResourceResult, toToolResult } from './results.ts';
 import { finishAsk, startRound } from './round.ts';
+import type { WarningSource } from './schemaWarnings.ts';
 
 /** Everything a serving unit needs from the `ParleyServer` that owns it. */
 export interface ServerRuntime {
@@ -52,6 +54,8 @@ export interface ServerRuntime {
   elicitationTimeoutMs: number;
   /** Server-side reports: rejected state (with its reason), unexpected failures. */
   report(error: unknown, where: { method: string; target: string }): void;
+  /** Reports compatibility warnings about a schema, once per handler and schema. */
+  lintSchema(source: WarningSource, schema: ElicitationSchema): void;
 }
 
 /** One serving unit: a handshake-era session, or one modern request. */
@@ -198,6 +202,7 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
                 },
               }),
       elicitationTimeoutMs: runtime.elicitationTimeoutMs,
+      lintSchema: (schema) => runtime.lintSchema(target, schema),
     });
     return { context, binding };
   };
@@ -217,6 +222,11 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
           protocolVersion: context.requestContext.protocolVersion,
           used: 'inputRequired',
         });
+      }
+      for (const [key, request] of Object.entries(ask.inputRequests ?? {})) {
+        if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
+          runtime.lintSchema({ ...target, key }, request.params.requestedSchema);
+        }
       }
       return await finishAsk(
         runtime.sealer,
