@@ -32,16 +32,19 @@ export default defineConfig({
   resolve: { conditions: sourceConditions },
   ssr: { resolve: { conditions: sourceConditions } },
   test: {
+    // Generous, because some tests start real child processes and the CI machines are shared.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       ...packages.map(packageProject),
-      {
+      ...['repo', 'integration', 'conformance'].map((name) => ({
         extends: true,
         test: {
-          name: 'repo',
-          root: fileURLToPath(new URL('./test/repo', import.meta.url)),
+          name,
+          root: fileURLToPath(new URL(`./test/${name}`, import.meta.url)),
           include: ['**/*.test.ts'],
         },
-      },
+      })),
     ],
   },
 });

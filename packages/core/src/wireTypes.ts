@@ -307,3 +307,26 @@ export interface Implementation {
   description?: string;
   websiteUrl?: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Prompt and resource results
+// ---------------------------------------------------------------------------------------------
+
+/** A message of a prompt result. */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+/** The wire shape of a final `prompts/get` result. */
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Meta;
+}
+
+/** The wire shape of a final `resources/read` result. */
+export interface ReadResourceResult {
+  contents: (TextResourceContents | BlobResourceContents)[];
+  _meta?: Meta;
+}

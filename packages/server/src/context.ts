@@ -57,6 +57,8 @@ export interface Flow {
   id: string;
   /** 1 on the first round, then 2, 3, … */
   round: number;
+  /** When the first round started (ms since the epoch), carried across rounds and replicas. */
+  startedAt: number;
 }
 
 /** Logging levels, as MCP names them. */

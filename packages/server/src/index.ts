@@ -38,15 +38,7 @@ export type {
   ToolHandler,
   ToolOptions,
 } from './definitions.ts';
-export type {
-  GetPromptResult,
-  PromptMessage,
-  PromptReturn,
-  ReadResourceResult,
-  ResourceContents,
-  ResourceReturn,
-  ToolReturn,
-} from './results.ts';
+export type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 
 // What an author needs from @parley/core, so one import serves a server.
 export {

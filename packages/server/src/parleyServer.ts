@@ -1,4 +1,5 @@
 import { InvalidRequestStateError, type Implementation } from '@parley/core';
+import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import {
   createMcpHandler,
   type McpHttpHandler,
@@ -115,6 +116,7 @@ export class ParleyServer {
   readonly #prompts = new Map<string, PromptDefinition>();
   readonly #resources = new Map<string, ResourceDefinition>();
   readonly #templates: ResourceTemplateDefinition[] = [];
+  readonly #middleware: (Middleware | MiddlewareFunction)[] = [];
   readonly #sealer: RequestStateSealer;
   readonly #lintSchema: ServerRuntime['lintSchema'];
   #httpHandler: McpHttpHandler | undefined;
@@ -236,6 +238,20 @@ export class ParleyServer {
   }
 
   /**
+   * Install middleware. It runs on every request, on every round of a multi-round call, in the
+   * order given (the first outermost); call `use` again to append more.
+   */
+  use(...middleware: (Middleware | MiddlewareFunction)[]): this {
+    for (const entry of middleware) {
+      if (typeof entry !== 'function' && (typeof entry !== 'object' || entry === null)) {
+        throw new TypeError('use: each middleware must be a Middleware instance or a function.');
+      }
+    }
+    this.#middleware.push(...middleware);
+    return this;
+  }
+
+  /**
    * Serve one handshake-era session over an SDK transport (for example one side of
    * `InMemoryTransport.createLinkedPair()`). Returns the SDK server, to close it.
    */
@@ -282,6 +298,8 @@ export class ParleyServer {
       elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
       report: this.#options.onError ?? defaultReport,
       lintSchema: this.#lintSchema,
+      middleware: this.#middleware,
+      now: this.#options.requestStateSecurity?.now ?? Date.now,
     };
   }
 

@@ -17,12 +17,15 @@ export interface RequestStateEnvelope {
   flowId: string;
   /** The round that minted this state (the next round is `round + 1`). */
   round: number;
+  /** When the flow's first round started (ms since the epoch), for whole-flow timings. */
+  startedAt: number;
 }
 
 interface WireEnvelope {
   v: 1;
   f: string;
   r: number;
+  t: number;
   s?: string;
 }
 
@@ -39,7 +42,7 @@ export async function sealEnvelope(
   envelope: RequestStateEnvelope,
   binding: RequestBinding,
 ): Promise<string> {
-  const wire: WireEnvelope = { v: 1, f: envelope.flowId, r: envelope.round };
+  const wire: WireEnvelope = { v: 1, f: envelope.flowId, r: envelope.round, t: envelope.startedAt };
   if (envelope.state !== null) wire.s = envelope.state;
   return sealer.seal(JSON.stringify(wire), binding);
 }
@@ -52,6 +55,7 @@ function isWireEnvelope(value: unknown): value is WireEnvelope {
     typeof wire.f === 'string' &&
     Number.isSafeInteger(wire.r) &&
     (wire.r as number) >= 1 &&
+    Number.isSafeInteger(wire.t) &&
     (wire.s === undefined || typeof wire.s === 'string')
   );
 }
@@ -80,5 +84,5 @@ export async function openEnvelope(
     throw new InvalidRequestStateError({ reason: 'malformed-envelope' }, { cause: error });
   }
   if (!isWireEnvelope(wire)) throw new InvalidRequestStateError({ reason: 'malformed-envelope' });
-  return { state: wire.s ?? null, flowId: wire.f, round: wire.r };
+  return { state: wire.s ?? null, flowId: wire.f, round: wire.r, startedAt: wire.t };
 }

@@ -3,38 +3,17 @@ import {
   ToolResult,
   isInputRequiredResult,
   type ContentBlock,
+  type GetPromptResult,
   type InputRequiredResult,
   type Meta,
+  type PromptMessage,
+  type ReadResourceResult,
 } from '@parley/core';
 
 /**
  * Turning what a handler naturally returns into the result MCP sends. Authors return a string,
  * content blocks, a plain object (structured content), a full result, or an ask.
  */
-
-/** A message of a prompt result. */
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: ContentBlock;
-}
-
-/** The wire shape of a final `prompts/get` result. */
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
-  _meta?: Meta;
-}
-
-/** One item of a `resources/read` result. */
-export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: Meta }
-  | { uri: string; mimeType?: string; blob: string; _meta?: Meta };
-
-/** The wire shape of a final `resources/read` result. */
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-  _meta?: Meta;
-}
 
 /** What a tool handler may return. */
 export type ToolReturn =

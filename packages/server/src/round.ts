@@ -43,16 +43,20 @@ export async function startRound(
   rawState: unknown,
   inputResponses: InputResponses | null,
   binding: RequestBinding,
+  now: () => number,
 ): Promise<RoundStart> {
   if (rawState === undefined) {
     return {
-      flow: { id: newFlowId(), round: inputResponses === null ? 1 : 2 },
+      flow: { id: newFlowId(), round: inputResponses === null ? 1 : 2, startedAt: now() },
       requestState: null,
     };
   }
   if (typeof rawState !== 'string') throw new InvalidRequestStateError({ reason: 'not-a-string' });
   const envelope = await openEnvelope(sealer, rawState, binding);
-  return { flow: { id: envelope.flowId, round: envelope.round + 1 }, requestState: envelope.state };
+  return {
+    flow: { id: envelope.flowId, round: envelope.round + 1, startedAt: envelope.startedAt },
+    requestState: envelope.state,
+  };
 }
 
 /** Split asks into those the client declared it can answer and the rest. */
@@ -103,7 +107,12 @@ export async function finishAsk(
   try {
     requestState = await sealEnvelope(
       sealer,
-      { state: ask.requestState ?? null, flowId: flow.id, round: flow.round },
+      {
+        state: ask.requestState ?? null,
+        flowId: flow.id,
+        round: flow.round,
+        startedAt: flow.startedAt,
+      },
       binding,
     );
   } catch (error) {

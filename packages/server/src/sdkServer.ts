@@ -25,6 +25,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import type { RequestBinding, RequestStateSealer } from '@parley/state-sealing';
 import type * as z from 'zod';
 
@@ -56,6 +57,10 @@ export interface ServerRuntime {
   report(error: unknown, where: { method: string; target: string }): void;
   /** Reports compatibility warnings about a schema, once per handler and schema. */
   lintSchema(source: WarningSource, schema: ElicitationSchema): void;
+  /** The clock flows are timed with (ms since the epoch). */
+  now: () => number;
+  /** The middleware chain, in the order it was installed. */
+  middleware: readonly (Middleware | MiddlewareFunction)[];
 }
 
 /** One serving unit: a handshake-era session, or one modern request. */
@@ -153,31 +158,24 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
       arguments: args ?? {},
       ...(principal !== undefined ? { principal } : {}),
     };
-    let inputResponses = null;
-    let start: Awaited<ReturnType<typeof startRound>> = {
-      flow: { id: '', round: 1 },
-      requestState: null,
-    };
-    try {
-      if (era === 'modern') {
-        inputResponses = checkInputResponses(
-          ctx.mcpReq.inputResponses,
-          ctx.mcpReq.droppedInputResponseKeys,
+    const { inputResponses, start } = await asProtocolErrors(
+      { method, target: target.name },
+      async () => {
+        const inputResponses =
+          era === 'modern'
+            ? checkInputResponses(ctx.mcpReq.inputResponses, ctx.mcpReq.droppedInputResponseKeys)
+            : null;
+        const rawState = era === 'modern' ? ctx.mcpReq.requestState() : undefined;
+        const start = await startRound(
+          runtime.sealer,
+          rawState,
+          inputResponses,
+          binding,
+          runtime.now,
         );
-      }
-      start = await startRound(
-        runtime.sealer,
-        era === 'modern' ? ctx.mcpReq.requestState() : undefined,
-        inputResponses,
-        binding,
-      );
-    } catch (error) {
-      if (error instanceof ParleyError) {
-        runtime.report(error, { method, target: target.name });
-        throw toProtocolError(error);
-      }
-      throw error;
-    }
+        return { inputResponses, start };
+      },
+    );
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const context = new Context({
       target,
@@ -208,13 +206,13 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
   };
 
   /** The wire form of an ask, or the era error when the connection cannot carry one. */
-  const askOnWire = async (
+  const askOnWire = (
     context: Context,
     target: HandlerTarget,
     ask: InputRequiredResult,
     binding: RequestBinding,
-  ): Promise<InputRequiredResult> => {
-    try {
+  ): Promise<InputRequiredResult> =>
+    asProtocolErrors({ method: binding.method, target: target.name }, () => {
       if (context.era !== 'modern') {
         throw new EraMismatchError({
           kind: target.kind,
@@ -228,16 +226,20 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
           runtime.lintSchema({ ...target, key }, request.params.requestedSchema);
         }
       }
-      return await finishAsk(
-        runtime.sealer,
-        ask,
-        context.requestContext.clientCapabilities,
-        context.flow,
-        binding,
-      );
+      const declared = context.requestContext.clientCapabilities;
+      return finishAsk(runtime.sealer, ask, declared, context.flow, binding);
+    });
+
+  /** Run `work`; a Parley error it throws is reported and sent as its JSON-RPC error. */
+  const asProtocolErrors = async <T>(
+    where: { method: string; target: string },
+    work: () => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await work();
     } catch (error) {
       if (error instanceof ParleyError) {
-        runtime.report(error, { method: binding.method, target: target.name });
+        runtime.report(error, where);
         throw toProtocolError(error);
       }
       throw error;

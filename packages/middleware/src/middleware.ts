@@ -1,0 +1,52 @@
+import type { ToolResult } from '@parley/core';
+
+import type {
+  CallNext,
+  CallToolParams,
+  GetPromptParams,
+  MethodResults,
+  MiddlewareContext,
+  PromptRoundResult,
+  ReadResourceParams,
+  ResourceRoundResult,
+} from './types.ts';
+
+/**
+ * The base class of class-style middleware: override the hooks you need. For one request the
+ * hooks nest from general to specific — `onMessage`, then `onRequest`, then the method's own
+ * hook (`onCallTool`, …) — and middleware nest in the order given to `use()`, the first
+ * outermost. A multi-round call runs the whole chain on every round.
+ */
+export abstract class Middleware {
+  /** Every message the server handles. */
+  onMessage?(context: MiddlewareContext, callNext: CallNext<unknown>): Promise<unknown>;
+  /** Every request. */
+  onRequest?(context: MiddlewareContext, callNext: CallNext<unknown>): Promise<unknown>;
+  /** Each round of `tools/call`; an asking round resolves to an `InputRequiredToolResult`. */
+  onCallTool?(
+    context: MiddlewareContext<CallToolParams>,
+    callNext: CallNext<ToolResult>,
+  ): Promise<ToolResult>;
+  /** Each round of `prompts/get`. */
+  onGetPrompt?(
+    context: MiddlewareContext<GetPromptParams>,
+    callNext: CallNext<PromptRoundResult>,
+  ): Promise<PromptRoundResult>;
+  /** Each round of `resources/read`. */
+  onReadResource?(
+    context: MiddlewareContext<ReadResourceParams>,
+    callNext: CallNext<ResourceRoundResult>,
+  ): Promise<ResourceRoundResult>;
+  onListTools?(
+    context: MiddlewareContext,
+    callNext: CallNext<MethodResults['tools/list']>,
+  ): Promise<MethodResults['tools/list']>;
+  onListPrompts?(
+    context: MiddlewareContext,
+    callNext: CallNext<MethodResults['prompts/list']>,
+  ): Promise<MethodResults['prompts/list']>;
+  onListResources?(
+    context: MiddlewareContext,
+    callNext: CallNext<MethodResults['resources/list']>,
+  ): Promise<MethodResults['resources/list']>;
+}
