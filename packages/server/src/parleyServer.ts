@@ -1,8 +1,7 @@
 import { InvalidRequestStateError, type Implementation } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import {
-  createMcpHandler,
-  type McpHttpHandler,
+  localhostAllowedHostnames,
   type Server,
   type Transport,
 } from '@modelcontextprotocol/server';
@@ -30,6 +29,7 @@ import {
   type ToolHandler,
   type ToolOptions,
 } from './definitions.ts';
+import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
 import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
 import {
   createSchemaLinter,
@@ -77,15 +77,37 @@ export interface ParleyServerOptions {
    * registration for declared `asks`, otherwise when first sent. Default: one line on stderr.
    */
   onWarning?: WarningReporter;
+  /** HTTP behaviour: sessions for handshake-era clients, DNS-rebinding protection, body limit. */
+  http?: HttpOptions;
 }
 
 /** A running server, as `run()` returns it. */
 export interface RunningServer {
+  /** The endpoint's URL (HTTP only), e.g. `http://127.0.0.1:3001/mcp`. */
+  url?: string;
   close(): Promise<void>;
 }
 
+/** Serve over stdio: one process, both eras. */
+export interface StdioRunOptions {
+  transport: 'stdio';
+}
+
+/** Serve over HTTP on Node: one endpoint, both eras. */
+export interface HttpRunOptions extends HttpOptions {
+  transport: 'http';
+  /** Default `127.0.0.1`. Binding elsewhere needs `allowedHosts` for DNS-rebinding protection. */
+  host?: string;
+  /** Default 3000; 0 picks a free port (read it from the returned `url`). */
+  port?: number;
+  /** Default `/mcp`. */
+  path?: string;
+}
+
 /** Options of {@link ParleyServer.run}. */
-export type RunOptions = { transport: 'stdio' };
+export type RunOptions = StdioRunOptions | HttpRunOptions;
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
 
@@ -119,7 +141,7 @@ export class ParleyServer {
   readonly #middleware: (Middleware | MiddlewareFunction)[] = [];
   readonly #sealer: RequestStateSealer;
   readonly #lintSchema: ServerRuntime['lintSchema'];
-  #httpHandler: McpHttpHandler | undefined;
+  #http: HttpEndpoint | undefined;
 
   constructor(options: ParleyServerOptions) {
     if (typeof options?.name !== 'string' || options.name.length === 0) {
@@ -262,23 +284,56 @@ export class ParleyServer {
   }
 
   /**
-   * A web-standard `fetch` handler: serves modern (2026-07-28) requests statelessly, per request.
+   * A web-standard `fetch` handler (Workers, Deno, Bun, serverless, or any router): one endpoint
+   * for both eras. Modern requests are served statelessly; handshake-era clients get sessions
+   * (unless `http.sessions` is `false`), so `ctx.elicit()` works over HTTP.
    */
-  fetch(request: Request): Promise<Response> {
-    this.#httpHandler ??= createMcpHandler((unit) => this.sdkServerFor(unit), { legacy: 'reject' });
-    return this.#httpHandler.fetch(request);
+  fetch(request: Request, options?: FetchOptions): Promise<Response> {
+    this.#http ??= new HttpEndpoint((unit) => this.sdkServerFor(unit), this.#options.http);
+    return this.#http.fetch(request, options);
   }
 
-  /** Serve over stdio: one process, both eras (each connection keeps the era it opened with). */
+  /**
+   * Serve over stdio (both eras in one process; each connection keeps the era it opened with),
+   * or over HTTP on Node (`{ transport: 'http', host, port, path }`: one endpoint, both eras).
+   */
   async run(options: RunOptions): Promise<RunningServer> {
-    if (options.transport !== 'stdio') {
-      throw new TypeError(
-        `run: unknown transport ${JSON.stringify((options as { transport?: unknown }).transport)}.`,
-      );
+    if (options.transport === 'stdio') {
+      const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+      const handle = serveStdio((unit) => this.sdkServerFor(unit));
+      return { close: () => handle.close() };
     }
-    const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
-    const handle = serveStdio((unit) => this.sdkServerFor(unit));
-    return { close: () => handle.close() };
+    if (options.transport === 'http') return this.#runHttp(options);
+    throw new TypeError(
+      `run: unknown transport ${JSON.stringify((options as { transport?: unknown }).transport)} (use 'stdio' or 'http').`,
+    );
+  }
+
+  async #runHttp(options: HttpRunOptions): Promise<RunningServer> {
+    const {
+      transport: _transport,
+      host = '127.0.0.1',
+      port = 3000,
+      path = '/mcp',
+      ...http
+    } = options;
+    const allowedHosts =
+      http.allowedHosts ??
+      (LOOPBACK_HOSTS.has(host) ? [...localhostAllowedHostnames(), host] : undefined);
+    const endpoint = new HttpEndpoint((unit) => this.sdkServerFor(unit), {
+      ...this.#options.http,
+      ...http,
+      ...(allowedHosts !== undefined ? { allowedHosts } : {}),
+    });
+    const { listenNode } = await import('./http/nodeListener.ts');
+    const listener = await listenNode((request) => endpoint.fetch(request), { host, port, path });
+    return {
+      url: listener.url,
+      close: async () => {
+        await endpoint.close();
+        await listener.close();
+      },
+    };
   }
 
   /** @internal The SDK server for one serving unit; transports call this. */

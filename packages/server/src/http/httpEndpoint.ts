@@ -1,0 +1,243 @@
+import { UnsupportedCapabilityError } from '@parley/core';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isInitializeRequest,
+  isJsonContentType,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  originValidationResponse,
+  readRequestBody,
+  type AuthInfo,
+  type LegacyHttpHandler,
+  type McpHttpHandler,
+  type Server,
+} from '@modelcontextprotocol/server';
+
+import type { ServingUnit } from '../sdkServer.ts';
+
+/**
+ * One HTTP endpoint for both eras, as a web-standard `fetch` handler.
+ *
+ * Modern (2026-07-28) requests are served statelessly, one SDK server per request. Handshake-era
+ * clients get real sessions (`Mcp-Session-Id`), so a tool's `ctx.elicit()` rides the call's SSE
+ * stream as a genuine server→client request; sessions expire when idle and end on `DELETE`.
+ * Without sessions, handshake-era requests are still served, but a handler that asks the client
+ * gets an error that says why.
+ */
+
+/** HTTP behaviour of a Parley server (for `mcp.fetch` and `mcp.run({ transport: 'http' })`). */
+export interface HttpOptions {
+  /** Give handshake-era clients sessions, so `ctx.elicit()` works over HTTP. Default `true`. */
+  sessions?: boolean;
+  /** A session unused this long is closed. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /**
+   * Accepted `Host` header names (DNS-rebinding protection). `run()` on a loopback host defaults
+   * to the localhost names; `fetch()` checks nothing unless you list names.
+   */
+  allowedHosts?: string[];
+  /** Accepted `Origin` host names; defaults follow `allowedHosts`. */
+  allowedOrigins?: string[];
+  /** The largest request body accepted. Default 4 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** Per-request inputs of the fetch handler. */
+export interface FetchOptions {
+  /** A principal the host already authenticated; it binds sealed state to that user. */
+  authInfo?: AuthInfo;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+}
+
+const DEFAULT_IDLE_MS = 30 * 60_000;
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** Why a handshake-era request served without a session cannot ask the client anything. */
+function sessionlessPush(): UnsupportedCapabilityError {
+  return new UnsupportedCapabilityError(
+    { feature: 'elicitation', requiredCapabilities: { elicitation: { form: {} } } },
+    {
+      message:
+        'This request cannot reach the client: server-initiated requests (ctx.elicit, ctx.sample, ctx.listRoots) need an ' +
+        'MCP session, and this server serves handshake-era HTTP requests without sessions. Enable sessions ' +
+        '(http.sessions), or have the client use the modern protocol (2026-07-28) with the guard pattern.',
+    },
+  );
+}
+
+export class HttpEndpoint {
+  readonly #build: (unit: ServingUnit) => Server;
+  readonly #options: HttpOptions;
+  readonly #modern: McpHttpHandler;
+  readonly #stateless: LegacyHttpHandler;
+  readonly #sessions = new Map<string, Session>();
+  readonly #idleMs: number;
+  #lastSweep = Date.now();
+
+  constructor(build: (unit: ServingUnit) => Server, options: HttpOptions = {}) {
+    this.#build = build;
+    this.#options = options;
+    this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
+    const maxRequestBodySize = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+    this.#modern = createMcpHandler((unit) => build({ era: unit.era, authInfo: unit.authInfo }), {
+      legacy: 'reject',
+      maxRequestBodySize,
+    });
+    this.#stateless = legacyStatelessFallback(
+      (unit) => build({ era: 'legacy', authInfo: unit.authInfo, pushUnavailable: sessionlessPush }),
+      undefined,
+      { maxRequestBodySize },
+    );
+  }
+
+  /** How many handshake-era sessions are open. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  async fetch(request: Request, options: FetchOptions = {}): Promise<Response> {
+    const rejected = this.#checkHostAndOrigin(request);
+    if (rejected !== undefined) return rejected;
+    this.#sweepIdleSessions();
+    const sessionId = request.headers.get('mcp-session-id');
+
+    if (request.method === 'POST') {
+      if (!isJsonContentType(request.headers.get('content-type'))) {
+        return jsonRpcError(
+          415,
+          -32600,
+          'Unsupported Media Type: Content-Type must be application/json',
+        );
+      }
+      const body = await readRequestBody(
+        request,
+        this.#options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
+      );
+      if (body.tooLarge) return jsonRpcError(413, -32600, 'Request body too large');
+      let parsedBody: unknown;
+      try {
+        parsedBody = JSON.parse(body.text);
+      } catch {
+        return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+      }
+      // The body has been read; hand the handlers a fresh request carrying it.
+      const replay = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: body.text,
+        signal: request.signal,
+      });
+      const handlerOptions = {
+        parsedBody,
+        ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
+      };
+      if (!(await isLegacyRequest(replay.clone(), parsedBody)))
+        return this.#modern.fetch(replay, handlerOptions);
+      if (this.#options.sessions === false) return this.#stateless(replay, handlerOptions);
+      if (sessionId !== null) return this.#inSession(sessionId, replay, handlerOptions);
+      if (isInitializeRequest(parsedBody)) return this.#newSession(replay, handlerOptions);
+      return jsonRpcError(
+        400,
+        -32600,
+        'Bad Request: handshake-era requests need an Mcp-Session-Id (send initialize first)',
+      );
+    }
+
+    if (
+      (request.method === 'GET' || request.method === 'DELETE') &&
+      sessionId !== null &&
+      this.#options.sessions !== false
+    ) {
+      return this.#inSession(
+        sessionId,
+        request,
+        options.authInfo !== undefined ? { authInfo: options.authInfo } : {},
+      );
+    }
+    return new Response(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'Method not allowed.' },
+        id: null,
+      }),
+      {
+        status: 405,
+        headers: { 'content-type': 'application/json', allow: 'POST' },
+      },
+    );
+  }
+
+  /** Close every session. */
+  async close(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+    await this.#modern.close();
+  }
+
+  async #newSession(
+    request: Request,
+    options: { parsedBody: unknown; authInfo?: AuthInfo },
+  ): Promise<Response> {
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (id) => {
+          this.#sessions.set(id, { transport, server, lastSeen: Date.now() });
+        },
+        onsessionclosed: (id) => {
+          this.#sessions.delete(id);
+        },
+      });
+    const server = this.#build({ era: 'legacy', authInfo: options.authInfo });
+    await server.connect(transport);
+    return transport.handleRequest(request, options);
+  }
+
+  async #inSession(
+    id: string,
+    request: Request,
+    options: { parsedBody?: unknown; authInfo?: AuthInfo },
+  ): Promise<Response> {
+    const session = this.#sessions.get(id);
+    if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
+    session.lastSeen = Date.now();
+    return session.transport.handleRequest(request, options);
+  }
+
+  /** Close sessions idle for longer than the timeout (checked lazily, so no timers are needed). */
+  #sweepIdleSessions(): void {
+    const now = Date.now();
+    if (now - this.#lastSweep < Math.min(this.#idleMs, 60_000)) return;
+    this.#lastSweep = now;
+    for (const [id, session] of this.#sessions) {
+      if (now - session.lastSeen > this.#idleMs) {
+        this.#sessions.delete(id);
+        void session.server.close();
+      }
+    }
+  }
+
+  #checkHostAndOrigin(request: Request): Response | undefined {
+    const hosts = this.#options.allowedHosts;
+    if (hosts === undefined) return undefined;
+    return (
+      hostHeaderValidationResponse(request, hosts) ??
+      originValidationResponse(request, this.#options.allowedOrigins ?? hosts)
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+
+/**
+ * A `node:http` server in front of a web-standard fetch handler: the request is streamed in, the
+ * response (JSON or an SSE stream) is streamed out, and a client that goes away aborts the
+ * request, which is how a modern client cancels a call.
+ */
+
+export interface NodeListenOptions {
+  host: string;
+  port: number;
+  /** Only this path is served; everything else is a 404. */
+  path: string;
+}
+
+export interface NodeListener {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:3001/mcp`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}
+
+export async function listenNode(
+  handle: (request: Request) => Promise<Response>,
+  options: NodeListenOptions,
+): Promise<NodeListener> {
+  const server = createServer((req, res) => {
+    const aborter = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborter.abort();
+    });
+    const origin = `http://${req.headers.host ?? `${options.host}:${options.port}`}`;
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const respond =
+      pathname === options.path
+        ? handle(toRequest(req, origin, aborter.signal))
+        : Promise.resolve(new Response('Not Found', { status: 404 }));
+    respond
+      .then((response) => send(response, res))
+      .catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(aborter.signal.aborted ? undefined : `Internal Server Error: ${String(error)}`);
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}${options.path}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
