@@ -4,6 +4,7 @@
  */
 
 export { Middleware } from './middleware.ts';
+export { runMiddleware } from './runMiddleware.ts';
 export type {
   CallNext,
   CallToolParams,
@@ -12,9 +13,30 @@ export type {
   HandlerInfo,
   MethodResults,
   MiddlewareContext,
+  MiddlewareEntry,
   MiddlewareFunction,
   PromptRoundResult,
   ReadResourceParams,
   ResourceRoundResult,
   RoundContextView,
 } from './types.ts';
+
+export { isAsk } from './roundOutcome.ts';
+export type { RoundOutcome } from './roundOutcome.ts';
+
+export { LoggingMiddleware, formatLogLine } from './loggingMiddleware.ts';
+export type { LogEntry, LoggingOptions } from './loggingMiddleware.ts';
+
+export { TimingMiddleware } from './timingMiddleware.ts';
+export type { FlowTiming, RoundTiming, TimingOptions } from './timingMiddleware.ts';
+
+export { ERROR_META_KEY, ErrorHandlingMiddleware } from './errorHandlingMiddleware.ts';
+export type { ErrorCode, ErrorHandlingOptions } from './errorHandlingMiddleware.ts';
+
+export { ResponseCachingMiddleware } from './responseCachingMiddleware.ts';
+export type { ResponseCacheStats, ResponseCachingOptions } from './responseCachingMiddleware.ts';
+
+export { RateLimitingMiddleware } from './rateLimitingMiddleware.ts';
+export type { RateLimitingOptions } from './rateLimitingMiddleware.ts';
+export { RateLimitedError } from './rateLimitedError.ts';
+export type { RateLimitedData } from './rateLimitedError.ts';

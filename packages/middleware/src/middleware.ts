@@ -16,6 +16,11 @@ import type {
  * hooks nest from general to specific — `onMessage`, then `onRequest`, then the method's own
  * hook (`onCallTool`, …) — and middleware nest in the order given to `use()`, the first
  * outermost. A multi-round call runs the whole chain on every round.
+ *
+ * A hook calls `callNext()` at most once (a second call rejects) and returns what it resolved
+ * to, or a result of its own to short-circuit. Errors thrown below a hook reach it as a throw.
+ * An asking `tools/call` round resolves to an `InputRequiredToolResult`; an asking
+ * `prompts/get` or `resources/read` round to an `InputRequiredResult` (`isInputRequiredResult`).
  */
 export abstract class Middleware {
   /** Every message the server handles. */
@@ -49,4 +54,8 @@ export abstract class Middleware {
     context: MiddlewareContext,
     callNext: CallNext<MethodResults['resources/list']>,
   ): Promise<MethodResults['resources/list']>;
+  onListResourceTemplates?(
+    context: MiddlewareContext,
+    callNext: CallNext<MethodResults['resources/templates/list']>,
+  ): Promise<MethodResults['resources/templates/list']>;
 }

@@ -7,6 +7,8 @@ import type {
   ToolResult,
 } from '@parley/core';
 
+import type { Middleware } from './middleware.ts';
+
 /**
  * The contract between a Parley server and its middleware. The server builds a
  * {@link MiddlewareContext} for every request it serves and runs the chain around its handler;
@@ -44,7 +46,9 @@ export interface HandlerInfo {
   kind: 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
   /** Tool or prompt name, or the resource URI (template: the URI read). */
   name: string;
-  /** The author marked this handler's final results as safe to cache. */
+  /** For a resource template: the template the URI matched (a bounded label for metrics). */
+  uriTemplate?: string;
+  /** The author marked this handler's final results as safe to cache (`cacheable: true`). */
   cacheable: boolean;
 }
 
@@ -56,6 +60,8 @@ export interface MiddlewareContext<TParams = Record<string, unknown>> {
   readonly params: TParams;
   readonly era: Era;
   readonly protocolVersion: string;
+  /** The authenticated principal, when the transport verified one (lists included). */
+  readonly principal: string | undefined;
   /** For `tools/call`, `prompts/get` and `resources/read`: the handler. */
   readonly handler: HandlerInfo | undefined;
   /** For `tools/call`, `prompts/get` and `resources/read`: the author's context of this round. */
@@ -64,6 +70,19 @@ export interface MiddlewareContext<TParams = Record<string, unknown>> {
   readonly flow: FlowInfo | undefined;
   /** Shorthand for `parleyContext.isContinuation` (false for lists). */
   readonly isContinuation: boolean;
+  /**
+   * This round carried a sealed `requestState` that the server opened and verified: it continues
+   * a flow an earlier round started (possibly on another replica sharing the key ring). False on
+   * first rounds, on lists, on the handshake era, and on a round that brings answers without
+   * state (the server starts a new flow for it). Unlike `isContinuation`, a client cannot fake it.
+   */
+  readonly resumesFlow: boolean;
+  /**
+   * Handshake era: how many server-initiated requests (elicitation, sampling, roots) this round
+   * has sent so far. Read it after `callNext()`: a result that followed one depends on answers.
+   * Always 0 on the modern era and for lists.
+   */
+  readonly pushedRequests: number;
   /** A store shared by every middleware of this one request. */
   readonly store: Map<string | symbol, unknown>;
 }
@@ -71,22 +90,25 @@ export interface MiddlewareContext<TParams = Record<string, unknown>> {
 /** Runs the rest of the chain (and finally the handler) once; a second call is an error. */
 export type CallNext<TResult> = () => Promise<TResult>;
 
-/** The params of a `tools/call` as middleware sees them. */
-export interface CallToolParams {
+/**
+ * The params of a `tools/call` as middleware sees them. (Type aliases, not interfaces, so a hook
+ * typed with a plain `MiddlewareContext` still overrides the base class's.)
+ */
+export type CallToolParams = {
   name: string;
   arguments: Record<string, unknown>;
-}
+};
 
 /** The params of a `prompts/get`. */
-export interface GetPromptParams {
+export type GetPromptParams = {
   name: string;
   arguments: Record<string, string>;
-}
+};
 
 /** The params of a `resources/read`. */
-export interface ReadResourceParams {
+export type ReadResourceParams = {
   uri: string;
-}
+};
 
 /** A round of `prompts/get`: the rendered prompt, or an ask. */
 export type PromptRoundResult = GetPromptResult | InputRequiredResult;
@@ -104,6 +126,9 @@ export interface MethodResults {
   'resources/list': { resources: Record<string, unknown>[] };
   'resources/templates/list': { resourceTemplates: Record<string, unknown>[] };
 }
+
+/** Anything `use()` accepts: a `Middleware` (or any object with its hooks), or a function. */
+export type MiddlewareEntry = Middleware | MiddlewareFunction;
 
 /** A middleware written as one function: it runs for every request, like `onRequest`. */
 export type MiddlewareFunction = (
