@@ -3,6 +3,7 @@ import * as z from 'zod';
 
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
+import type { Completer } from './completion.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
 
 /**
@@ -49,6 +50,12 @@ export interface ToolOptions<
   /** The structured result's schema; returned values are checked against it. */
   outputSchema?: z.ZodType;
   annotations?: ToolAnnotations;
+  /**
+   * The tool's final result depends only on its arguments, so `ResponseCachingMiddleware` may
+   * serve it again for the same arguments (per principal, until its TTL). Asks, error results,
+   * continuation rounds and handshake calls that elicited are never cached. Default false.
+   */
+  cacheable?: boolean;
   _meta?: Meta;
 }
 
@@ -61,6 +68,8 @@ export interface PromptOptions<
   description?: string;
   /** The prompt's arguments (MCP prompt arguments are strings). */
   arguments?: TSchema;
+  /** Suggestions for arguments as the user types (`completion/complete`), by argument name. */
+  complete?: Record<string, Completer>;
   _meta?: Meta;
 }
 
@@ -71,9 +80,16 @@ export type PromptHandler<TArgs> = (
 
 export interface ResourceOptions extends HandlerOptions {
   name: string;
+  /** Resource templates: suggestions for each variable as the user types, by variable name. */
+  complete?: Record<string, Completer>;
   title?: string;
   description?: string;
   mimeType?: string;
+  /**
+   * The contents depend only on the URI, so `ResponseCachingMiddleware` may serve them again
+   * (per principal, until its TTL). Asks and continuation rounds are never cached. Default false.
+   */
+  cacheable?: boolean;
   _meta?: Meta;
 }
 

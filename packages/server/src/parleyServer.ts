@@ -30,6 +30,7 @@ import {
   type ToolOptions,
 } from './definitions.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
+import { ChangeNotifier, type ListKind } from './notifications.ts';
 import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
 import {
   createSchemaLinter,
@@ -141,6 +142,9 @@ export class ParleyServer {
   readonly #middleware: (Middleware | MiddlewareFunction)[] = [];
   readonly #sealer: RequestStateSealer;
   readonly #lintSchema: ServerRuntime['lintSchema'];
+  readonly #changes = new ChangeNotifier();
+  /** Set once the server has served anything: later registrations are announced to clients. */
+  #serving = false;
   #http: HttpEndpoint | undefined;
 
   constructor(options: ParleyServerOptions) {
@@ -197,6 +201,7 @@ export class ParleyServer {
           : jsonSchemaOf(options.outputSchema, 'output'),
       handler: handler as ToolHandler<unknown>,
     });
+    this.#announce('tools');
     return this;
   }
 
@@ -226,6 +231,7 @@ export class ParleyServer {
       argumentList: promptArgumentsOf(input),
       handler: handler as PromptHandler<unknown>,
     });
+    this.#announce('prompts');
     return this;
   }
 
@@ -237,6 +243,7 @@ export class ParleyServer {
     assertName('resource', options);
     this.#checkAsks(`resource '${uri}'`, { kind: 'resource', name: uri }, options.asks);
     this.#resources.set(uri, { uri, options, handler });
+    this.#announce('resources');
     return this;
   }
 
@@ -256,6 +263,7 @@ export class ParleyServer {
       options.asks,
     );
     this.#templates.push({ uriTemplate, options, handler });
+    this.#announce('resources');
     return this;
   }
 
@@ -278,7 +286,7 @@ export class ParleyServer {
    * `InMemoryTransport.createLinkedPair()`). Returns the SDK server, to close it.
    */
   async connect(transport: Transport): Promise<Server> {
-    const server = buildSdkServer(this.#runtime(), { era: 'legacy' });
+    const server = this.sdkServerFor({ era: 'legacy' });
     await server.connect(transport);
     return server;
   }
@@ -289,7 +297,7 @@ export class ParleyServer {
    * (unless `http.sessions` is `false`), so `ctx.elicit()` works over HTTP.
    */
   fetch(request: Request, options?: FetchOptions): Promise<Response> {
-    this.#http ??= new HttpEndpoint((unit) => this.sdkServerFor(unit), this.#options.http);
+    this.#http ??= this.#httpEndpoint(this.#options.http ?? {});
     return this.#http.fetch(request, options);
   }
 
@@ -320,7 +328,7 @@ export class ParleyServer {
     const allowedHosts =
       http.allowedHosts ??
       (LOOPBACK_HOSTS.has(host) ? [...localhostAllowedHostnames(), host] : undefined);
-    const endpoint = new HttpEndpoint((unit) => this.sdkServerFor(unit), {
+    const endpoint = this.#httpEndpoint({
       ...this.#options.http,
       ...http,
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
@@ -336,9 +344,33 @@ export class ParleyServer {
     };
   }
 
+  /**
+   * Tell connected clients a list changed. Registering a tool, prompt or resource after the server
+   * started serving announces itself; call this when a list changes for reasons of your own.
+   */
+  notifyListChanged(kind: ListKind): void {
+    this.#changes.listChanged(kind);
+  }
+
+  /** Tell clients subscribed to `uri` that the resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.#changes.resourceUpdated(uri);
+  }
+
   /** @internal The SDK server for one serving unit; transports call this. */
   sdkServerFor(unit: ServingUnit): Server {
+    this.#serving = true;
     return buildSdkServer(this.#runtime(), unit);
+  }
+
+  #httpEndpoint(options: HttpOptions): HttpEndpoint {
+    const endpoint = new HttpEndpoint((unit) => this.sdkServerFor(unit), options);
+    this.#changes.addStreams(endpoint.notify);
+    return endpoint;
+  }
+
+  #announce(kind: ListKind): void {
+    if (this.#serving) this.#changes.listChanged(kind);
   }
 
   #runtime(): ServerRuntime {
@@ -354,6 +386,7 @@ export class ParleyServer {
       report: this.#options.onError ?? defaultReport,
       lintSchema: this.#lintSchema,
       middleware: this.#middleware,
+      changes: this.#changes,
       now: this.#options.requestStateSecurity?.now ?? Date.now,
     };
   }

@@ -25,7 +25,18 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Middleware, MiddlewareFunction } from '@parley/middleware';
+import {
+  runMiddleware,
+  type CallToolParams,
+  type GetPromptParams,
+  type HandlerInfo,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareFunction,
+  type PromptRoundResult,
+  type ReadResourceParams,
+  type ResourceRoundResult,
+} from '@parley/middleware';
 import type { RequestBinding, RequestStateSealer } from '@parley/state-sealing';
 import type * as z from 'zod';
 
@@ -34,12 +45,15 @@ import { Context, type HandlerTarget, type LogLevel, type RequestContext } from 
 import type {
   PromptDefinition,
   ResourceDefinition,
+  ResourceOptions,
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions.ts';
 import { errorText, handlerFailure, isProtocolLevel, toProtocolError } from './protocolErrors.ts';
 import type { PushChannel } from './pushChannel.ts';
 import { toPromptResult, toResourceResult, toToolResult } from './results.ts';
+import { registerCompletion } from './completion.ts';
+import type { ChangeNotifier } from './notifications.ts';
 import { finishAsk, startRound } from './round.ts';
 import type { WarningSource } from './schemaWarnings.ts';
 
@@ -59,6 +73,8 @@ export interface ServerRuntime {
   lintSchema(source: WarningSource, schema: ElicitationSchema): void;
   /** The clock flows are timed with (ms since the epoch). */
   now: () => number;
+  /** Where list changes and resource updates are announced. */
+  changes: ChangeNotifier;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
 }
@@ -74,12 +90,26 @@ export interface ServingUnit {
 type SdkContext = ServerContext;
 
 function capabilitiesOf(runtime: ServerRuntime): ServerCapabilities {
+  const hasResources = runtime.resources.size > 0 || runtime.templates.length > 0;
   return {
     logging: {},
-    ...(runtime.tools.size > 0 ? { tools: {} } : {}),
-    ...(runtime.prompts.size > 0 ? { prompts: {} } : {}),
-    ...(runtime.resources.size > 0 || runtime.templates.length > 0 ? { resources: {} } : {}),
+    ...(runtime.tools.size > 0 ? { tools: { listChanged: true } } : {}),
+    ...(runtime.prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
+    ...(hasResources ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(runtime.prompts.size > 0 || runtime.templates.length > 0 ? { completions: {} } : {}),
   };
+}
+
+/** Resource subscriptions of a handshake-era session (the modern era subscribes with `subscriptions/listen`). */
+function registerSubscriptions(server: Server, runtime: ServerRuntime): void {
+  server.setRequestHandler('resources/subscribe', (request) => {
+    runtime.changes.subscribe(server, request.params.uri);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', (request) => {
+    runtime.changes.unsubscribe(server, request.params.uri);
+    return {};
+  });
 }
 
 /**
@@ -123,19 +153,33 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
         };
   };
 
-  const pushChannelOf = (ctx: SdkContext): PushChannel | undefined => {
+  /** `sent` counts each pushed request, so middleware knows a result followed answers. */
+  const pushChannelOf = (ctx: SdkContext, sent: () => void): PushChannel | undefined => {
     if (era === 'modern') return undefined;
     const unavailable = unit.pushUnavailable;
     return {
       // Plain related requests (not the SDK's elicitInput), so answers are validated once, by
       // Parley, into its typed errors.
-      elicit: (params, o) =>
-        ctx.mcpReq.send({ method: 'elicitation/create', params: params as never }, o) as never,
-      sample: (params, o) =>
-        ctx.mcpReq.send({ method: 'sampling/createMessage', params: params as never }, o) as never,
-      listRoots: async (o) =>
-        ((await ctx.mcpReq.send({ method: 'roots/list', params: {} }, o)) as { roots: Root[] })
-          .roots,
+      elicit: (params, o) => {
+        sent();
+        return ctx.mcpReq.send(
+          { method: 'elicitation/create', params: params as never },
+          o,
+        ) as never;
+      },
+      sample: (params, o) => {
+        sent();
+        return ctx.mcpReq.send(
+          { method: 'sampling/createMessage', params: params as never },
+          o,
+        ) as never;
+      },
+      listRoots: async (o) => {
+        sent();
+        return (
+          (await ctx.mcpReq.send({ method: 'roots/list', params: {} }, o)) as { roots: Root[] }
+        ).roots;
+      },
       completeElicitation: (id) => server.createElicitationCompletionNotifier(id)(),
       ...(unavailable !== undefined ? { unavailable: () => unavailable() } : {}),
     };
@@ -150,7 +194,7 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
     target: HandlerTarget,
     method: string,
     args: unknown,
-  ): Promise<{ context: Context; binding: RequestBinding }> => {
+  ): Promise<OpenedRound> => {
     const request = requestContextOf(ctx, method);
     const binding: RequestBinding = {
       method,
@@ -158,7 +202,7 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
       arguments: args ?? {},
       ...(principal !== undefined ? { principal } : {}),
     };
-    const { inputResponses, start } = await asProtocolErrors(
+    const { inputResponses, start, resumesFlow } = await asProtocolErrors(
       { method, target: target.name },
       async () => {
         const inputResponses =
@@ -173,9 +217,11 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
           binding,
           runtime.now,
         );
-        return { inputResponses, start };
+        // Only a state that opened gets this far: the round resumes a flow this server started.
+        return { inputResponses, start, resumesFlow: rawState !== undefined };
       },
     );
+    let pushed = 0;
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const context = new Context({
       target,
@@ -184,7 +230,9 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
       inputResponses,
       requestState: start.requestState,
       signal: ctx.mcpReq.signal,
-      push: pushChannelOf(ctx),
+      push: pushChannelOf(ctx, () => {
+        pushed += 1;
+      }),
       log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
       progress:
         progressToken === undefined
@@ -202,7 +250,7 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
       elicitationTimeoutMs: runtime.elicitationTimeoutMs,
       lintSchema: (schema) => runtime.lintSchema(target, schema),
     });
-    return { context, binding };
+    return { context, binding, resumesFlow, pushedRequests: () => pushed };
   };
 
   /** The wire form of an ask, or the era error when the connection cannot carry one. */
@@ -246,10 +294,56 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
     }
   };
 
-  registerTools(server, runtime, openRound, askOnWire);
-  registerPrompts(server, runtime, openRound, askOnWire);
-  registerResources(server, runtime, openRound, askOnWire);
+  /**
+   * Run a list method's middleware around `build`. Lists have no handler, no author context and
+   * no flow; a throw from middleware goes to the client as its JSON-RPC error.
+   */
+  const runList: RunList = async (ctx, method, params, build) => {
+    if (runtime.middleware.length === 0) return build();
+    const request = requestContextOf(ctx, method);
+    const context: MiddlewareContext = {
+      method,
+      params: middlewareParams(params),
+      era: request.era,
+      protocolVersion: request.protocolVersion,
+      principal,
+      handler: undefined,
+      parleyContext: undefined,
+      flow: undefined,
+      isContinuation: false,
+      resumesFlow: false,
+      pushedRequests: 0,
+      store: new Map(),
+    };
+    try {
+      return await runMiddleware(runtime.middleware, context, async () => build());
+    } catch (error) {
+      runtime.report(error, { method, target: '-' });
+      throw handlerFailure(error);
+    }
+  };
+
+  registerTools(server, runtime, openRound, askOnWire, runList);
+  registerPrompts(server, runtime, openRound, askOnWire, runList);
+  registerResources(server, runtime, openRound, askOnWire, runList);
+  if (era === 'handshake') runtime.changes.track(server);
+  if (runtime.prompts.size > 0 || runtime.templates.length > 0) {
+    registerCompletion(server, runtime.prompts, runtime.templates);
+  }
+  if (era === 'handshake' && (runtime.resources.size > 0 || runtime.templates.length > 0)) {
+    registerSubscriptions(server, runtime);
+  }
   return server;
+}
+
+/** One round, opened: the author's context, what its state is bound to, and what middleware sees. */
+interface OpenedRound {
+  context: Context;
+  binding: RequestBinding;
+  /** The round carried a sealed state that opened. */
+  resumesFlow: boolean;
+  /** Handshake era: server-initiated requests sent so far in this round. */
+  pushedRequests: () => number;
 }
 
 type OpenRound = (
@@ -257,13 +351,58 @@ type OpenRound = (
   target: HandlerTarget,
   method: string,
   args: unknown,
-) => Promise<{ context: Context; binding: RequestBinding }>;
+) => Promise<OpenedRound>;
 type AskOnWire = (
   context: Context,
   target: HandlerTarget,
   ask: InputRequiredResult,
   binding: RequestBinding,
 ) => Promise<InputRequiredResult>;
+type RunList = <T>(ctx: SdkContext, method: string, params: unknown, build: () => T) => Promise<T>;
+
+/** A request's params as middleware sees them: without the protocol's own fields. */
+function middlewareParams(params: unknown): Record<string, unknown> {
+  const {
+    _meta: _envelope,
+    inputResponses: _answers,
+    requestState: _state,
+    ...rest
+  } = (params ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+/** The middleware context of a round, built only after its state was opened and verified. */
+function roundMiddlewareContext<TParams extends object>(
+  round: OpenedRound,
+  handler: HandlerInfo,
+  params: TParams,
+): MiddlewareContext<TParams> {
+  const { context } = round;
+  return {
+    method: context.requestContext.method,
+    params,
+    era: context.era,
+    protocolVersion: context.requestContext.protocolVersion,
+    principal: context.requestContext.principal,
+    handler,
+    parleyContext: context,
+    flow: context.flow,
+    isContinuation: context.isContinuation,
+    resumesFlow: round.resumesFlow,
+    get pushedRequests() {
+      return round.pushedRequests();
+    },
+    store: new Map(),
+  };
+}
+
+/** A resource's options as the lists show them: Parley's own options stay on the server. */
+function listedFields(
+  options: ResourceOptions,
+): Omit<ResourceOptions, 'asks' | 'cacheable' | 'complete'> {
+  const { asks: _asks, cacheable: _cacheable, complete: _complete, ...listed } = options;
+  return listed;
+}
 
 async function parseArgs(
   schema: z.ZodObject | undefined,
@@ -286,21 +425,28 @@ function registerTools(
   runtime: ServerRuntime,
   openRound: OpenRound,
   askOnWire: AskOnWire,
+  runList: RunList,
 ): void {
   if (runtime.tools.size === 0) return;
-  server.setRequestHandler('tools/list', () => ({
-    tools: [...runtime.tools.values()].map((tool) => ({
-      name: tool.name,
-      ...(tool.options.title !== undefined ? { title: tool.options.title } : {}),
-      ...(tool.options.description !== undefined ? { description: tool.options.description } : {}),
-      inputSchema: tool.inputJsonSchema as never,
-      ...(tool.outputJsonSchema !== undefined
-        ? { outputSchema: tool.outputJsonSchema as never }
-        : {}),
-      ...(tool.options.annotations !== undefined ? { annotations: tool.options.annotations } : {}),
-      ...(tool.options._meta !== undefined ? { _meta: tool.options._meta } : {}),
+  server.setRequestHandler('tools/list', (request, ctx) =>
+    runList(ctx, 'tools/list', request.params, () => ({
+      tools: [...runtime.tools.values()].map((tool) => ({
+        name: tool.name,
+        ...(tool.options.title !== undefined ? { title: tool.options.title } : {}),
+        ...(tool.options.description !== undefined
+          ? { description: tool.options.description }
+          : {}),
+        inputSchema: tool.inputJsonSchema as never,
+        ...(tool.outputJsonSchema !== undefined
+          ? { outputSchema: tool.outputJsonSchema as never }
+          : {}),
+        ...(tool.options.annotations !== undefined
+          ? { annotations: tool.options.annotations }
+          : {}),
+        ...(tool.options._meta !== undefined ? { _meta: tool.options._meta } : {}),
+      })),
     })),
-  }));
+  );
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = runtime.tools.get(request.params.name);
@@ -308,17 +454,29 @@ function registerTools(
       throw new ProtocolError(-32602, `Tool ${request.params.name} not found`);
     const target: HandlerTarget = { kind: 'tool', name: tool.name };
     const args = await parseArgs(tool.input, request.params.arguments, `tool ${tool.name}`);
-    const { context, binding } = await openRound(
-      ctx,
-      target,
-      'tools/call',
-      request.params.arguments,
-    );
+    const round = await openRound(ctx, target, 'tools/call', request.params.arguments);
+    const { context, binding } = round;
+    const hasOutputSchema = tool.options.outputSchema !== undefined;
+    const handler: HandlerInfo = {
+      kind: 'tool',
+      name: tool.name,
+      cacheable: tool.options.cacheable === true,
+    };
+    const params: CallToolParams = {
+      ...middlewareParams(request.params),
+      name: tool.name,
+      arguments: request.params.arguments ?? {},
+    };
     let result: ToolResult;
     try {
+      // What the chain resolves to is normalised like a handler's return value.
       result = toToolResult(
-        await tool.handler(args, context),
-        tool.options.outputSchema !== undefined,
+        await runMiddleware(
+          runtime.middleware,
+          roundMiddlewareContext(round, handler, params),
+          async () => toToolResult(await tool.handler(args, context), hasOutputSchema),
+        ),
+        hasOutputSchema,
       );
     } catch (error) {
       if (isProtocolLevel(error)) {
@@ -352,18 +510,21 @@ function registerPrompts(
   runtime: ServerRuntime,
   openRound: OpenRound,
   askOnWire: AskOnWire,
+  runList: RunList,
 ): void {
   if (runtime.prompts.size === 0) return;
-  server.setRequestHandler('prompts/list', () => ({
-    prompts: [...runtime.prompts.values()].map((prompt) => ({
-      name: prompt.name,
-      ...(prompt.options.title !== undefined ? { title: prompt.options.title } : {}),
-      ...(prompt.options.description !== undefined
-        ? { description: prompt.options.description }
-        : {}),
-      ...(prompt.argumentList !== undefined ? { arguments: prompt.argumentList } : {}),
+  server.setRequestHandler('prompts/list', (request, ctx) =>
+    runList(ctx, 'prompts/list', request.params, () => ({
+      prompts: [...runtime.prompts.values()].map((prompt) => ({
+        name: prompt.name,
+        ...(prompt.options.title !== undefined ? { title: prompt.options.title } : {}),
+        ...(prompt.options.description !== undefined
+          ? { description: prompt.options.description }
+          : {}),
+        ...(prompt.argumentList !== undefined ? { arguments: prompt.argumentList } : {}),
+      })),
     })),
-  }));
+  );
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const prompt = runtime.prompts.get(request.params.name);
@@ -371,15 +532,21 @@ function registerPrompts(
       throw new ProtocolError(-32602, `Prompt ${request.params.name} not found`);
     const target: HandlerTarget = { kind: 'prompt', name: prompt.name };
     const args = await parseArgs(prompt.input, request.params.arguments, `prompt ${prompt.name}`);
-    const { context, binding } = await openRound(
-      ctx,
-      target,
-      'prompts/get',
-      request.params.arguments,
-    );
-    let result;
+    const round = await openRound(ctx, target, 'prompts/get', request.params.arguments);
+    const { context, binding } = round;
+    const handler: HandlerInfo = { kind: 'prompt', name: prompt.name, cacheable: false };
+    const params: GetPromptParams = {
+      ...middlewareParams(request.params),
+      name: prompt.name,
+      arguments: request.params.arguments ?? {},
+    };
+    let result: PromptRoundResult;
     try {
-      result = toPromptResult(await prompt.handler(args, context));
+      result = await runMiddleware(
+        runtime.middleware,
+        roundMiddlewareContext(round, handler, params),
+        async () => toPromptResult(await prompt.handler(args, context)),
+      );
     } catch (error) {
       runtime.report(error, { method: 'prompts/get', target: prompt.name });
       throw handlerFailure(error);
@@ -395,6 +562,7 @@ function registerResources(
   runtime: ServerRuntime,
   openRound: OpenRound,
   askOnWire: AskOnWire,
+  runList: RunList,
 ): void {
   if (runtime.resources.size === 0 && runtime.templates.length === 0) return;
   const templates = runtime.templates.map((definition) => ({
@@ -402,15 +570,22 @@ function registerResources(
     matcher: new UriTemplate(definition.uriTemplate),
   }));
 
-  server.setRequestHandler('resources/list', () => ({
-    resources: [...runtime.resources.values()].map(({ uri, options }) => ({ uri, ...options })),
-  }));
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: runtime.templates.map(({ uriTemplate, options }) => ({
-      uriTemplate,
-      ...options,
+  server.setRequestHandler('resources/list', (request, ctx) =>
+    runList(ctx, 'resources/list', request.params, () => ({
+      resources: [...runtime.resources.values()].map(({ uri, options }) => ({
+        uri,
+        ...listedFields(options),
+      })),
     })),
-  }));
+  );
+  server.setRequestHandler('resources/templates/list', (request, ctx) =>
+    runList(ctx, 'resources/templates/list', request.params, () => ({
+      resourceTemplates: runtime.templates.map(({ uriTemplate, options }) => ({
+        uriTemplate,
+        ...listedFields(options),
+      })),
+    })),
+  );
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
@@ -418,9 +593,11 @@ function registerResources(
     let read: (context: Context) => Promise<unknown>;
     let target: HandlerTarget;
     let mimeType: string | undefined;
+    let handler: HandlerInfo;
     if (fixed !== undefined) {
       target = { kind: 'resource', name: uri };
       mimeType = fixed.options.mimeType;
+      handler = { kind: 'resource', name: uri, cacheable: fixed.options.cacheable === true };
       read = async (context) => fixed.handler(new URL(uri), context);
     } else {
       const match = templates
@@ -430,12 +607,24 @@ function registerResources(
       const { definition, variables } = match;
       target = { kind: 'resourceTemplate', name: uri };
       mimeType = definition.options.mimeType;
+      handler = {
+        kind: 'resourceTemplate',
+        name: uri,
+        uriTemplate: definition.uriTemplate,
+        cacheable: definition.options.cacheable === true,
+      };
       read = async (context) => definition.handler(new URL(uri), variables, context);
     }
-    const { context, binding } = await openRound(ctx, target, 'resources/read', undefined);
-    let result;
+    const round = await openRound(ctx, target, 'resources/read', undefined);
+    const { context, binding } = round;
+    const params: ReadResourceParams = { ...middlewareParams(request.params), uri };
+    let result: ResourceRoundResult;
     try {
-      result = toResourceResult((await read(context)) as never, uri, mimeType);
+      result = await runMiddleware(
+        runtime.middleware,
+        roundMiddlewareContext(round, handler, params),
+        async () => toResourceResult((await read(context)) as never, uri, mimeType),
+      );
     } catch (error) {
       runtime.report(error, { method: 'resources/read', target: uri });
       throw handlerFailure(error);

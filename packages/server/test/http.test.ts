@@ -96,7 +96,7 @@ describe('one endpoint, both eras, over a real socket', () => {
     const destinations = ['Oslo', 'Lima', 'Kyiv', 'Accra', 'Quito', 'Hanoi'];
     const results = await Promise.all(
       destinations.map(async (destination, index) => {
-        const { client } = await sdkClient('modern', (params) =>
+        const { client } = await sdkClient('modern', (params): ElicitResult =>
           params.message === 'Where would you like to fly?'
             ? { action: 'accept', content: { destination } }
             : {

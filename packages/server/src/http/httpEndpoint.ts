@@ -14,6 +14,7 @@ import {
   type LegacyHttpHandler,
   type McpHttpHandler,
   type Server,
+  type ServerNotifier,
 } from '@modelcontextprotocol/server';
 
 import type { ServingUnit } from '../sdkServer.ts';
@@ -102,6 +103,11 @@ export class HttpEndpoint {
       undefined,
       { maxRequestBodySize },
     );
+  }
+
+  /** Announces changes on the modern `subscriptions/listen` streams of this endpoint. */
+  get notify(): ServerNotifier {
+    return this.#modern.notify;
   }
 
   /** How many handshake-era sessions are open. */
