@@ -6,12 +6,13 @@ import type {
   ListRootsRequest,
 } from '@parley/core';
 import {
-  compileResponseType,
   type CompiledResponseType,
   type InferResponse,
   type ResponseType,
   type ResponseTypeOptions,
 } from '@parley/schema';
+
+import { compiled } from './compiledResponseTypes.ts';
 
 /**
  * Builders for the entries of an `inputRequests` map (the guard pattern's asks).
@@ -67,13 +68,13 @@ export function elicitRequest<const R extends ResponseType>(
     throw new TypeError('elicitRequest: message must be a non-empty string.');
   }
   const { optional = false, ...labels } = options;
-  const compiled = compileResponseType(responseType, labels);
+  const compiledType = compiled(responseType, labels);
   return withInfo(
     {
       method: 'elicitation/create' as const,
-      params: { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema },
+      params: { mode: 'form' as const, message, requestedSchema: compiledType.requestedSchema },
     },
-    { optional, compiled: compiled as CompiledResponseType<unknown> },
+    { optional, compiled: compiledType as CompiledResponseType<unknown> },
   );
 }
 

@@ -18,7 +18,6 @@ import {
   type Root,
 } from '@parley/core';
 import {
-  compileResponseType,
   type CompiledResponseType,
   type InferResponse,
   type ResponseType,
@@ -27,6 +26,7 @@ import {
 
 import { elicitAnswerOf, rootsAnswerOf, samplingAnswerOf, toElicitationResult } from './answers.ts';
 import { askInfoOf, samplingParams, type SampleInit, type TypedElicitRequest } from './asks.ts';
+import { compiled } from './compiledResponseTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
 
 /** Who is asking: the handler kind and its name (or URI). */
@@ -144,15 +144,15 @@ export class Context {
   ): Promise<ElicitationResult<InferResponse<R>>> {
     const push = this.#pushChannel('ctx.elicit()');
     const { timeoutMs, ...labels } = options;
-    const compiled = compileResponseType(responseType, labels);
+    const compiledType = compiled(responseType, labels);
     const request: ElicitRequest = {
       method: 'elicitation/create',
-      params: { mode: 'form', message, requestedSchema: compiled.requestedSchema },
+      params: { mode: 'form', message, requestedSchema: compiledType.requestedSchema },
     };
     this.#assertSupported(push, request);
-    this.#init.lintSchema(compiled.requestedSchema);
+    this.#init.lintSchema(compiledType.requestedSchema);
     const answer = await push.elicit(request.params, this.#waitOptions(timeoutMs));
-    return toElicitationResult(answer, compiled);
+    return toElicitationResult(answer, compiledType);
   }
 
   /**
@@ -173,7 +173,7 @@ export class Context {
     this.#assertSupported(push, request);
     const answer = await push.elicit(request.params, this.#waitOptions(options.timeoutMs));
     if (answer.action !== 'accept') {
-      return toElicitationResult(answer, compileResponseType(null) as CompiledResponseType<never>);
+      return toElicitationResult(answer, compiled(null) as CompiledResponseType<never>);
     }
     return new AcceptedElicitation({
       elicitationId,
@@ -217,13 +217,11 @@ export class Context {
   ): ElicitationResult<unknown> | undefined {
     const answer = elicitAnswerOf(this.inputResponses, key);
     if (answer === undefined) return undefined;
-    const compiled = isElicitRequest(typeOrAsk)
+    const compiledType = isElicitRequest(typeOrAsk)
       ? (askInfoOf(typeOrAsk)?.compiled ??
-        compileResponseType(
-          typeOrAsk.params.mode === 'url' ? null : typeOrAsk.params.requestedSchema,
-        ))
-      : compileResponseType(typeOrAsk);
-    return toElicitationResult(answer, compiled, key);
+        compiled(typeOrAsk.params.mode === 'url' ? null : typeOrAsk.params.requestedSchema))
+      : compiled(typeOrAsk);
+    return toElicitationResult(answer, compiledType, key);
   }
 
   /** Modern era: the sampling result answered under `key`, or `undefined`. */

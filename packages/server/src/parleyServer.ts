@@ -108,6 +108,9 @@ export interface HttpRunOptions extends HttpOptions {
 /** Options of {@link ParleyServer.run}. */
 export type RunOptions = StdioRunOptions | HttpRunOptions;
 
+/** The SDK's own default request-body limit (4 MiB). */
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
@@ -334,7 +337,14 @@ export class ParleyServer {
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
     });
     const { listenNode } = await import('./http/nodeListener.ts');
-    const listener = await listenNode((request) => endpoint.fetch(request), { host, port, path });
+    const maxBodyBytes =
+      http.maxBodyBytes ?? this.#options.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const listener = await listenNode((request) => endpoint.fetch(request), {
+      host,
+      port,
+      path,
+      maxBodyBytes,
+    });
     return {
       url: listener.url,
       close: async () => {

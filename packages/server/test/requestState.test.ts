@@ -253,3 +253,24 @@ describe('capabilities per request', () => {
     });
   });
 });
+
+describe('cache hints and rounds', () => {
+  test('an ask carries no cache hints; the read that follows answers says it must not be cached', async () => {
+    const server = createSeedServer();
+    const ask = await rawModernCall(server, { method: 'resources/read', uri: 'report://summary' });
+    expect(ask.body.result).toMatchObject({ resultType: 'input_required' });
+    expect(ask.body.result).not.toHaveProperty('ttlMs');
+    expect(ask.body.result).not.toHaveProperty('cacheScope');
+    const final = await rawModernCall(server, {
+      method: 'resources/read',
+      uri: 'report://summary',
+      inputResponses: { quarter: accept({ quarter: 'Q4' }) },
+    });
+    expect(final.body.result).toMatchObject({
+      resultType: 'complete',
+      contents: [{ text: 'Revenue report for Q4' }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
+  });
+});

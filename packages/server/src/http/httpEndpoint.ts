@@ -140,22 +140,16 @@ export class HttpEndpoint {
       } catch {
         return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
       }
-      // The body has been read; hand the handlers a fresh request carrying it.
-      const replay = new Request(request.url, {
-        method: 'POST',
-        headers: request.headers,
-        body: body.text,
-        signal: request.signal,
-      });
+      // The body has been read: the handlers get it parsed, alongside the request's headers.
       const handlerOptions = {
         parsedBody,
         ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
       };
-      if (!(await isLegacyRequest(replay.clone(), parsedBody)))
-        return this.#modern.fetch(replay, handlerOptions);
-      if (this.#options.sessions === false) return this.#stateless(replay, handlerOptions);
-      if (sessionId !== null) return this.#inSession(sessionId, replay, handlerOptions);
-      if (isInitializeRequest(parsedBody)) return this.#newSession(replay, handlerOptions);
+      if (!(await isLegacyRequest(request, parsedBody)))
+        return this.#modern.fetch(request, handlerOptions);
+      if (this.#options.sessions === false) return this.#stateless(request, handlerOptions);
+      if (sessionId !== null) return this.#inSession(sessionId, request, handlerOptions);
+      if (isInitializeRequest(parsedBody)) return this.#newSession(request, handlerOptions);
       return jsonRpcError(
         400,
         -32600,

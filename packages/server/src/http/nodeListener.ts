@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 
 /**
  * A `node:http` server in front of a web-standard fetch handler: the request is streamed in, the
@@ -13,6 +12,8 @@ export interface NodeListenOptions {
   port: number;
   /** Only this path is served; everything else is a 404. */
   path: string;
+  /** Larger bodies are refused with a 413 before they are read to the end. */
+  maxBodyBytes: number;
 }
 
 export interface NodeListener {
@@ -21,25 +22,67 @@ export interface NodeListener {
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+/** The body as one buffer, or `undefined` past `maxBytes` (the rest is not read). */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A web `Request` for a node request. The body is read up front into memory (it is one JSON-RPC
+ * message, bounded by `maxBodyBytes`): much cheaper than a web stream over the socket.
+ */
+async function toRequest(
+  req: IncomingMessage,
+  origin: string,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<Request | Response> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  let body: Buffer | undefined;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    body = await readBody(req, maxBytes);
+    if (body === undefined) {
+      return new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: 'Request body too large' },
+          id: null,
+        }),
+        {
+          status: 413,
+          headers: { 'content-type': 'application/json', connection: 'close' },
+        },
+      );
+    }
+  }
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method ?? 'GET',
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+    ...(body !== undefined ? { body: body.toString('utf8') } : {}),
+  });
 }
 
 async function send(response: Response, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) {
     res.end();
+    return;
+  }
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+    // One JSON message: write it whole rather than streaming it chunk by chunk.
+    res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -61,7 +104,9 @@ export async function listenNode(
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     const respond =
       pathname === options.path
-        ? handle(toRequest(req, origin, aborter.signal))
+        ? toRequest(req, origin, aborter.signal, options.maxBodyBytes).then((request) =>
+            request instanceof Response ? request : handle(request),
+          )
         : Promise.resolve(new Response('Not Found', { status: 404 }));
     respond
       .then((response) => send(response, res))

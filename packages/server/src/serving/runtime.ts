@@ -1,0 +1,59 @@
+import type { ElicitationSchema, Implementation, ParleyError } from '@parley/core';
+import type { AuthInfo, ServerCapabilities } from '@modelcontextprotocol/server';
+import type { Middleware, MiddlewareFunction } from '@parley/middleware';
+import type { RequestStateSealer } from '@parley/state-sealing';
+
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from '../definitions.ts';
+import type { ChangeNotifier } from '../notifications.ts';
+import type { WarningSource } from '../schemaWarnings.ts';
+
+/** Everything a serving unit needs from the `ParleyServer` that owns it. */
+export interface ServerRuntime {
+  info: Implementation;
+  instructions: string | undefined;
+  tools: ReadonlyMap<string, ToolDefinition>;
+  prompts: ReadonlyMap<string, PromptDefinition>;
+  resources: ReadonlyMap<string, ResourceDefinition>;
+  templates: readonly ResourceTemplateDefinition[];
+  sealer: RequestStateSealer;
+  elicitationTimeoutMs: number;
+  /** Server-side reports: rejected state (with its reason), unexpected failures. */
+  report(error: unknown, where: { method: string; target: string }): void;
+  /** Reports compatibility warnings about a schema, once per handler and schema. */
+  lintSchema(source: WarningSource, schema: ElicitationSchema): void;
+  /** The clock flows are timed with (ms since the epoch). */
+  now: () => number;
+  /** Where list changes and resource updates are announced. */
+  changes: ChangeNotifier;
+  /** The middleware chain, in the order it was installed. */
+  middleware: readonly (Middleware | MiddlewareFunction)[];
+}
+
+/** One serving unit: a handshake-era session, or one modern request. */
+export interface ServingUnit {
+  era: 'legacy' | 'modern';
+  authInfo?: AuthInfo | undefined;
+  /** Why server-initiated requests cannot reach this unit's client, if they cannot. */
+  pushUnavailable?: (() => ParleyError) | undefined;
+}
+
+/** True when the server has at least one resource or resource template. */
+export function hasResources(runtime: ServerRuntime): boolean {
+  return runtime.resources.size > 0 || runtime.templates.length > 0;
+}
+
+/** What the server declares, from what is registered. */
+export function capabilitiesOf(runtime: ServerRuntime): ServerCapabilities {
+  return {
+    logging: {},
+    ...(runtime.tools.size > 0 ? { tools: { listChanged: true } } : {}),
+    ...(runtime.prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
+    ...(hasResources(runtime) ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(runtime.prompts.size > 0 || runtime.templates.length > 0 ? { completions: {} } : {}),
+  };
+}
