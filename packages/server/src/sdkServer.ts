@@ -23,8 +23,9 @@ export function buildSdkServer(runtime: ServerRuntime, unit: ServingUnit): Serve
   const server = new Server(runtime.info, {
     capabilities: capabilitiesOf(runtime),
     ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
-    // The era gate is Parley's: an ask on a handshake connection is an error, not bridged.
-    inputRequired: { legacyShim: false },
+    // The era gate is Parley's: an ask on a handshake connection is an error, unless the author
+    // opted into the bridge, which lets the SDK push the asks and re-enter the handler.
+    inputRequired: { legacyShim: runtime.eraBridge, maxRounds: 10 },
   });
   const runner = new RoundRunner(server, runtime, unit);
   registerTools(server, runner);

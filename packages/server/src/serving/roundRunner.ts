@@ -110,13 +110,15 @@ export class RoundRunner {
       ...(this.#principal !== undefined ? { principal: this.#principal } : {}),
     };
     const modern = this.#era === 'modern';
+    // Bridged handshake rounds carry answers and state too (the SDK re-enters with them).
+    const readsInputs = modern || this.runtime.eraBridge;
     const { inputResponses, start, resumesFlow } = await this.protocolErrors(
       { method, target: target.name },
       async () => {
-        const inputResponses = modern
+        const inputResponses = readsInputs
           ? checkInputResponses(ctx.mcpReq.inputResponses, ctx.mcpReq.droppedInputResponseKeys)
           : null;
-        const rawState = modern ? ctx.mcpReq.requestState() : undefined;
+        const rawState = readsInputs ? ctx.mcpReq.requestState() : undefined;
         const start = await startRound(
           runtime.sealer,
           rawState,
@@ -166,7 +168,7 @@ export class RoundRunner {
     binding: RequestBinding,
   ): Promise<InputRequiredResult> {
     return this.protocolErrors({ method: binding.method, target: target.name }, () => {
-      if (context.era !== 'modern') {
+      if (context.era !== 'modern' && !this.runtime.eraBridge) {
         throw new EraMismatchError({
           kind: target.kind,
           name: target.name,

@@ -32,6 +32,8 @@ export interface ServerRuntime {
   changes: ChangeNotifier;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
+  /** Opt-in: fulfil asks on handshake-era connections by pushing their requests (see `eraBridge`). */
+  eraBridge: boolean;
 }
 
 /** One serving unit: a handshake-era session, or one modern request. */
