@@ -1,0 +1,287 @@
+import {
+  LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSION,
+  UnsupportedProtocolVersionError,
+  type Era,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@parley/core';
+import {
+  SdkError,
+  SdkErrorCode,
+  type Prompt,
+  type Resource,
+  type ResourceTemplateType,
+  type Tool,
+} from '@modelcontextprotocol/client';
+
+import { CallRegistry } from './callState.ts';
+import { openConnection, type Connection, type ConnectionSetup } from './connection.ts';
+import { toParleyError, unsupportedVersionData } from './errors.ts';
+import { capabilitiesFor, createInputAnswerer, type InputAnswerer } from './inputAnswerer.ts';
+import { createModernDriver } from './modernRounds.ts';
+import { resolveCallOptions, resolveOptions, type ResolvedOptions } from './options.ts';
+import { registerPushedRequests } from './pushedRequests.ts';
+import { runCall, type Send } from './runCall.ts';
+import { resolveTarget, type ResolvedTarget } from './targets.ts';
+import { toToolCallResult } from './toolResults.ts';
+import type {
+  CallInfo,
+  CallOptions,
+  ClientMode,
+  ClientOptions,
+  ClientTarget,
+  RoundEvent,
+  ToolCallResult,
+} from './types.ts';
+import { retryAfterUnsupportedVersion } from './versionRetry.ts';
+
+function checkName(api: string, what: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${api}: the ${what} must be a non-empty string.`);
+  }
+}
+
+function checkArguments(api: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError(`${api}: arguments must be an object.`);
+  }
+}
+
+/**
+ * An MCP client that answers every question a server asks (elicitation, sampling, roots) from
+ * the handlers it was given, in both protocol eras, and drives every round of a call itself:
+ * `callTool`, `getPrompt` and `readResource` return the final result.
+ */
+export class Client implements AsyncDisposable {
+  readonly #target: ResolvedTarget;
+  readonly #options: ResolvedOptions;
+  readonly #answer: InputAnswerer;
+  readonly #calls = new CallRegistry();
+  #connection: Connection | undefined;
+  #connecting: Promise<Connection> | undefined;
+  #tools: Map<string, Tool> | undefined;
+
+  constructor(target: ClientTarget, options: ClientOptions = {}) {
+    this.#target = resolveTarget(target);
+    this.#options = resolveOptions(options);
+    this.#answer = createInputAnswerer(this.#options);
+  }
+
+  /** The negotiated protocol version; `undefined` until connected. */
+  get protocolVersion(): string | undefined {
+    return this.#connection?.protocolVersion;
+  }
+
+  /** `'modern'` (2026-07-28) or `'handshake'`; `undefined` until connected. */
+  get era(): Era | undefined {
+    return this.#connection?.era;
+  }
+
+  /** Connect (and negotiate the era). Calling it again while connected does nothing. */
+  async connect(): Promise<void> {
+    if (this.#connection !== undefined) return;
+    await this.#open(this.#options.mode);
+  }
+
+  /** Call a tool, answering every round it asks, and return its final result. */
+  async callTool<TData = unknown>(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolCallResult<TData>> {
+    checkName('callTool', 'tool name', name);
+    checkArguments('callTool', args);
+    const { value, connection } = await this.#call(
+      'callTool',
+      { method: 'tools/call', name },
+      options,
+      (c, o) => c.sdk.callTool({ name, arguments: args }, o),
+    );
+    const tool =
+      connection.era === 'handshake' && value.structuredContent !== undefined
+        ? await this.#listedTool(name)
+        : undefined;
+    return toToolCallResult<TData>(value, connection.era, tool);
+  }
+
+  /** Get a prompt, answering every round it asks. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    checkName('getPrompt', 'prompt name', name);
+    checkArguments('getPrompt', args);
+    const { value } = await this.#call(
+      'getPrompt',
+      { method: 'prompts/get', name },
+      options,
+      (c, o) => c.sdk.getPrompt({ name, arguments: args }, o),
+    );
+    return value as GetPromptResult;
+  }
+
+  /**
+   * Read a resource, answering every round it asks. Never served from or stored in the SDK's
+   * response cache: a read that asked depends on answers that are not part of any cache key.
+   */
+  async readResource(uri: string | URL, options: CallOptions = {}): Promise<ReadResourceResult> {
+    const href = String(uri);
+    checkName('readResource', 'URI', href);
+    const { value } = await this.#call(
+      'readResource',
+      { method: 'resources/read', name: href },
+      options,
+      (c, o) => c.sdk.readResource({ uri: href }, { ...o, cacheMode: 'bypass' }),
+    );
+    return value as ReadResourceResult;
+  }
+
+  /** Every tool the server lists (all pages). */
+  async listTools(): Promise<Tool[]> {
+    const { tools } = await this.#list('listTools', (sdk) => sdk.listTools());
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools;
+  }
+
+  /** Every prompt the server lists (all pages). */
+  async listPrompts(): Promise<Prompt[]> {
+    return (await this.#list('listPrompts', (sdk) => sdk.listPrompts())).prompts;
+  }
+
+  /** Every resource the server lists (all pages). */
+  async listResources(): Promise<Resource[]> {
+    return (await this.#list('listResources', (sdk) => sdk.listResources())).resources;
+  }
+
+  /** Every resource template the server lists (all pages). */
+  async listResourceTemplates(): Promise<ResourceTemplateType[]> {
+    return (await this.#list('listResourceTemplates', (sdk) => sdk.listResourceTemplates()))
+      .resourceTemplates;
+  }
+
+  /** Disconnect: calls in flight fail, a child process ends, an HTTP session is ended. */
+  async close(): Promise<void> {
+    const connection = this.#connection ?? (await this.#connecting?.catch(() => undefined));
+    this.#connection = undefined;
+    for (const call of this.#calls.inFlight()) {
+      call.fail(new SdkError(SdkErrorCode.ConnectionClosed, 'The client was closed.'));
+    }
+    await connection?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #open(mode: ClientMode): Promise<Connection> {
+    this.#connecting ??= openConnection(this.#target, mode, this.#setup())
+      .then((connection) => {
+        this.#connection = connection;
+        this.#tools = undefined;
+        return connection;
+      })
+      .finally(() => {
+        this.#connecting = undefined;
+      });
+    return this.#connecting;
+  }
+
+  /** What each new connection is built with: capabilities, both eras' handlers, the driver. */
+  #setup(): ConnectionSetup {
+    const options = this.#options;
+    const emit = (event: RoundEvent): void => {
+      try {
+        options.onRound?.(event);
+      } catch {
+        // An observer must not change the outcome of the call it observes.
+      }
+    };
+    return {
+      clientInfo: options.clientInfo,
+      capabilities: capabilitiesFor(options),
+      drive: createModernDriver({
+        calls: this.#calls,
+        answer: this.#answer,
+        protocolVersion: () => this.#connection?.protocolVersion ?? MODERN_PROTOCOL_VERSION,
+        emit,
+      }),
+      register: (sdk) =>
+        registerPushedRequests(sdk, options, {
+          answer: this.#answer,
+          calls: this.#calls,
+          protocolVersion: () =>
+            sdk.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
+          emit,
+        }),
+    };
+  }
+
+  #requireConnection(api: string): Connection {
+    if (this.#connection === undefined) {
+      throw new SdkError(
+        SdkErrorCode.NotConnected,
+        `${api}: the client is not connected; await client.connect() first.`,
+      );
+    }
+    return this.#connection;
+  }
+
+  /**
+   * Run one call; a modern server that answers `-32022` gets one retry, on this connection or
+   * on a handshake session (see `retryAfterUnsupportedVersion`).
+   */
+  async #call<T>(
+    api: string,
+    info: CallInfo,
+    options: CallOptions,
+    send: Send<T>,
+  ): Promise<{ value: T; connection: Connection }> {
+    const limits = resolveCallOptions(api, options, this.#options);
+    let retried = false;
+    for (;;) {
+      const connection = this.#requireConnection(api);
+      try {
+        return { value: await runCall(connection, this.#calls, info, limits, send), connection };
+      } catch (error) {
+        const data = unsupportedVersionData(error);
+        if (data === undefined) throw toParleyError(error);
+        if (retried || connection.era !== 'modern') {
+          throw new UnsupportedProtocolVersionError(data, { cause: error });
+        }
+        retried = true;
+        const retry = retryAfterUnsupportedVersion(
+          this.#options.mode,
+          data,
+          this.#target.label,
+          error,
+        );
+        if (retry === 'retry-on-handshake') await this.#reopen(connection, 'handshake');
+      }
+    }
+  }
+
+  /** Replace `connection` (unless another call already did) with one in `mode`. */
+  async #reopen(connection: Connection, mode: ClientMode): Promise<void> {
+    if (this.#connection === connection) {
+      this.#connection = undefined;
+      await connection.close().catch(() => {});
+    }
+    if (this.#connection === undefined) await this.#open(mode);
+  }
+
+  async #list<T>(api: string, list: (sdk: Connection['sdk']) => Promise<T>): Promise<T> {
+    try {
+      return await list(this.#requireConnection(api).sdk);
+    } catch (error) {
+      throw toParleyError(error);
+    }
+  }
+
+  /** The tool as listed, for unwrapping `data`; lists the tools once if nobody has yet. */
+  async #listedTool(name: string): Promise<Tool | undefined> {
+    if (this.#tools === undefined) await this.listTools().catch(() => undefined);
+    return this.#tools?.get(name);
+  }
+}

@@ -1,0 +1,204 @@
+import {
+  MODERN_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  UnsupportedProtocolVersionError,
+  type ClientCapabilities,
+  type Era,
+  type Implementation,
+} from '@parley/core';
+import {
+  InMemoryTransport,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type ClientOptions as McpClientOptions,
+  type Transport,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
+
+import { modernUnavailable, unsupportedVersionData } from './errors.ts';
+import { DrivenSdkClient, type InputRequiredDriver } from './sdkClient.ts';
+import type { ResolvedTarget } from './targets.ts';
+import type { ClientMode } from './types.ts';
+
+/** One live connection: the SDK client, what it negotiated, and how to end it. */
+export interface Connection {
+  sdk: DrivenSdkClient;
+  era: Era;
+  protocolVersion: string;
+  close(): Promise<void>;
+}
+
+/** What every connection is built with. */
+export interface ConnectionSetup {
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  drive: InputRequiredDriver;
+  /** Registers the handlers for requests a handshake-era server pushes. */
+  register(sdk: DrivenSdkClient): void;
+}
+
+/** The in-process modern endpoint's URL; it never leaves the process. */
+const IN_PROCESS_URL = 'http://in-process.parley.invalid/mcp';
+
+const NEGOTIATION: Record<ClientMode, VersionNegotiationMode> = {
+  auto: 'auto',
+  modern: { pin: MODERN_PROTOCOL_VERSION },
+  handshake: 'legacy',
+};
+
+function newSdkClient(setup: ConnectionSetup, mode: ClientMode): DrivenSdkClient {
+  const sdk = new DrivenSdkClient(
+    setup.clientInfo,
+    {
+      capabilities: setup.capabilities as McpClientOptions['capabilities'],
+      versionNegotiation: { mode: NEGOTIATION[mode] },
+    },
+    setup.drive,
+  );
+  setup.register(sdk);
+  return sdk;
+}
+
+/**
+ * A modern connection attempt failed because the server is not modern: the SDK's pin mode says
+ * so with `ERA_NEGOTIATION_FAILED` (without a `cause`; with one, the probe itself failed, say
+ * nothing listens at the URL, and that error stays as it is), or the server answered `-32022`
+ * offering no modern version.
+ */
+function asModernUnavailable(error: unknown, label: string): unknown {
+  if (
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause === undefined
+  ) {
+    return modernUnavailable(label, [], error);
+  }
+  const data = unsupportedVersionData(error);
+  if (data === undefined) return error;
+  const speaksModern = data.supported.some((v) => MODERN_PROTOCOL_VERSIONS.includes(v));
+  return speaksModern
+    ? new UnsupportedProtocolVersionError(data, { cause: error })
+    : modernUnavailable(label, data.supported, error);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The spec tells clients to read a result without `resultType` as complete; the SDK's modern
+ * codec refuses it instead. Fill it in before the SDK decodes, once the connection is known to
+ * be modern (the probe itself still sees the raw reply).
+ */
+function readMissingResultTypeAsComplete(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (deliver === undefined) return;
+  transport.onmessage = (message, extra) => {
+    const result = (message as { result?: unknown }).result;
+    if ('id' in message && isRecord(result) && result.resultType === undefined) {
+      return deliver({ ...message, result: { ...result, resultType: 'complete' } }, extra);
+    }
+    return deliver(message, extra);
+  };
+}
+
+async function connectSdk(
+  sdk: DrivenSdkClient,
+  transport: Transport,
+  after: () => Promise<void> = async () => {},
+): Promise<Connection> {
+  await sdk.connect(transport);
+  const era: Era = sdk.getProtocolEra() === 'modern' ? 'modern' : 'handshake';
+  if (era === 'modern') readMissingResultTypeAsComplete(transport);
+  return {
+    sdk,
+    era,
+    protocolVersion: sdk.getNegotiatedProtocolVersion() ?? MODERN_PROTOCOL_VERSION,
+    close: async () => {
+      // A handshake-era HTTP session is server state: end it rather than let it time out.
+      if (era === 'handshake' && transport instanceof StreamableHTTPClientTransport) {
+        await transport.terminateSession().catch(() => {});
+      }
+      await sdk.close();
+      await after();
+    },
+  };
+}
+
+async function transportFor(target: ResolvedTarget): Promise<Transport> {
+  switch (target.kind) {
+    case 'in-process': {
+      const { server } = target;
+      return new StreamableHTTPClientTransport(new URL(IN_PROCESS_URL), {
+        fetch: (input, init) => server.fetch(new Request(input, init)),
+      });
+    }
+    case 'http':
+      return new StreamableHTTPClientTransport(target.url);
+    case 'stdio': {
+      // Node-only, so loaded only when a stdio target connects.
+      const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      const { command, args, env, cwd, stderr } = target.command;
+      return new StdioClientTransport({
+        command,
+        ...(args !== undefined ? { args } : {}),
+        ...(env !== undefined ? { env } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        stderr: stderr ?? 'inherit',
+      });
+    }
+  }
+}
+
+/** A handshake-era session with a server in this process, over a linked in-memory pair. */
+async function connectInProcessHandshake(
+  target: Extract<ResolvedTarget, { kind: 'in-process' }>,
+  setup: ConnectionSetup,
+): Promise<Connection> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const session = await target.server.connect(serverSide);
+  try {
+    return await connectSdk(newSdkClient(setup, 'handshake'), clientSide, () => session.close());
+  } catch (error) {
+    await session.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Connect in `mode`. In-process, `'auto'` tries the modern endpoint (`fetch`) first and falls
+ * back to a handshake session (`connect`) when the server does not speak 2026-07-28; over HTTP
+ * and stdio the SDK's own probe (`server/discover`, with its `-32022` correction) decides.
+ */
+export async function openConnection(
+  target: ResolvedTarget,
+  mode: ClientMode,
+  setup: ConnectionSetup,
+): Promise<Connection> {
+  if (target.kind === 'in-process') {
+    if (mode === 'handshake') return connectInProcessHandshake(target, setup);
+    const sdk = newSdkClient(setup, 'modern');
+    try {
+      return await connectSdk(sdk, await transportFor(target));
+    } catch (error) {
+      await sdk.close().catch(() => {});
+      const mapped = asModernUnavailable(error, target.label);
+      const handshakeOnly =
+        mapped instanceof UnsupportedProtocolVersionError && !speaksModern(mapped);
+      if (mode === 'auto' && handshakeOnly) return connectInProcessHandshake(target, setup);
+      throw mapped;
+    }
+  }
+  const sdk = newSdkClient(setup, mode);
+  try {
+    return await connectSdk(sdk, await transportFor(target));
+  } catch (error) {
+    await sdk.close().catch(() => {});
+    throw mode === 'modern' ? asModernUnavailable(error, target.label) : error;
+  }
+}
+
+function speaksModern(error: UnsupportedProtocolVersionError): boolean {
+  return (error.data?.supported ?? []).some((v) => MODERN_PROTOCOL_VERSIONS.includes(v));
+}

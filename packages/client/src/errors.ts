@@ -1,0 +1,90 @@
+import {
+  JSON_RPC_ERROR_CODES,
+  MODERN_PROTOCOL_VERSION,
+  ParleyError,
+  UnsupportedProtocolVersionError,
+  fromJsonRpcError,
+} from '@parley/core';
+import { ProtocolError } from '@modelcontextprotocol/client';
+
+import type { CallInfo } from './types.ts';
+
+/** Which of the client's handlers an {@link InputHandlerError} is about. */
+export type InputHandlerName = 'elicitationHandler' | 'samplingHandler' | 'roots';
+
+/** What an {@link InputHandlerError} carries. */
+export interface InputHandlerErrorData {
+  handler: InputHandlerName;
+  /** The call the request belonged to, when it could be attributed to one. */
+  call: CallInfo | undefined;
+  round: number;
+  /** The `inputRequests` key (modern) or the pushed request's id (handshake). */
+  key: string;
+}
+
+/**
+ * A handler threw, or returned something that is not an answer, while answering a server's
+ * request. The flow is stopped (no retry, and on handshake connections the server gets an error
+ * for its request); what the handler threw is the `cause`.
+ */
+export class InputHandlerError extends ParleyError<InputHandlerErrorData> {
+  static override readonly brand: string = '@parley/client:InputHandlerError';
+
+  constructor(data: InputHandlerErrorData, cause: unknown) {
+    const where =
+      data.call === undefined
+        ? ''
+        : ` for ${data.call.method} '${data.call.name}' (round ${data.round})`;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super('internal', `${data.handler} failed to answer '${data.key}'${where}: ${why}`, {
+      data,
+      cause,
+    });
+  }
+}
+
+/**
+ * `mode: 'modern'` met a server that speaks only the handshake era. Still an
+ * {@link UnsupportedProtocolVersionError} (same `code` and `instanceof`), with a message that
+ * says what to do; `data.supported` lists what the server offered, when it said.
+ */
+class ModernUnavailableError extends UnsupportedProtocolVersionError {
+  constructor(target: string, supported: string[], cause: unknown) {
+    super({ supported, requested: MODERN_PROTOCOL_VERSION }, { cause });
+    const offered =
+      supported.length > 0
+        ? `it offers ${supported.join(', ')}`
+        : 'it speaks the handshake era only';
+    this.message =
+      `Client: mode 'modern' needs a server that speaks MCP ${MODERN_PROTOCOL_VERSION}, but ` +
+      `${target} does not (${offered}). Use mode 'auto' to fall back to the handshake era.`;
+  }
+}
+
+/** The typed error for a modern-only client facing a handshake-only server. */
+export function modernUnavailable(
+  target: string,
+  supported: string[],
+  cause: unknown,
+): UnsupportedProtocolVersionError {
+  return new ModernUnavailableError(target, supported, cause);
+}
+
+/** `data` of a `-32022` error, when `error` is one. */
+export function unsupportedVersionData(
+  error: unknown,
+): { supported: string[]; requested: string } | undefined {
+  if (!(error instanceof ProtocolError)) return undefined;
+  if (error.code !== JSON_RPC_ERROR_CODES.unsupportedProtocolVersion) return undefined;
+  const parsed = fromJsonRpcError({ code: error.code, message: error.message, data: error.data });
+  return parsed instanceof UnsupportedProtocolVersionError ? parsed.data : undefined;
+}
+
+/**
+ * The typed Parley error a server's JSON-RPC error stands for (`-32021` → capability,
+ * `-32022` → version, an invalid `requestState`), or the error itself when there is none.
+ */
+export function toParleyError(error: unknown): unknown {
+  if (!(error instanceof ProtocolError)) return error;
+  return fromJsonRpcError({ code: error.code, message: error.message, data: error.data }) ?? error;
+}

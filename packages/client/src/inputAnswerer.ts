@@ -1,0 +1,96 @@
+import {
+  ParleyError,
+  UnsupportedCapabilityError,
+  requiredCapabilities,
+  type ClientCapabilities,
+  type InputRequest,
+  type InputResponse,
+} from '@parley/core';
+
+import { answerElicitation } from './elicitationAnswer.ts';
+import { InputHandlerError, type InputHandlerName } from './errors.ts';
+import { answerRoots, answerSampling } from './samplingAndRoots.ts';
+import type { ElicitationHandler, InputContext, RootsProvider, SamplingHandler } from './types.ts';
+
+/**
+ * One place that answers an input request, whichever era it came in: pushed by a handshake-era
+ * server, or embedded in a modern `input_required` result. The same registration answers both.
+ */
+
+/** The handlers a client was given. */
+export interface InputHandlers {
+  elicitationHandler?: ElicitationHandler | undefined;
+  samplingHandler?: SamplingHandler | undefined;
+  roots?: RootsProvider | undefined;
+}
+
+/** Answers one request; failures are {@link InputHandlerError}s (or capability errors). */
+export type InputAnswerer = (request: InputRequest, ctx: InputContext) => Promise<InputResponse>;
+
+/**
+ * What to declare: only what a handler can answer, so a server never asks for the rest. URL mode
+ * is declared with form mode: the same handler gets both, with the URL in `params`.
+ */
+export function capabilitiesFor(handlers: InputHandlers): ClientCapabilities {
+  return {
+    ...(handlers.elicitationHandler ? { elicitation: { form: {}, url: {} } } : {}),
+    ...(handlers.samplingHandler ? { sampling: {} } : {}),
+    ...(handlers.roots ? { roots: {} } : {}),
+  };
+}
+
+const HANDLER_OF: Record<InputRequest['method'], InputHandlerName> = {
+  'elicitation/create': 'elicitationHandler',
+  'sampling/createMessage': 'samplingHandler',
+  'roots/list': 'roots',
+};
+
+const FEATURE_OF = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+} as const;
+
+function missingHandler(request: InputRequest): UnsupportedCapabilityError {
+  return new UnsupportedCapabilityError(
+    { feature: FEATURE_OF[request.method], requiredCapabilities: requiredCapabilities(request) },
+    {
+      message: `The server asked for ${request.method}, which this client did not declare: give the Client ${HANDLER_OF[request.method]} to answer it.`,
+    },
+  );
+}
+
+/** The answerer for a set of handlers. */
+export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
+  /** The handler call for `request`, after checking one exists (that failure is not the handler's). */
+  const prepare = (request: InputRequest, ctx: InputContext): (() => Promise<InputResponse>) => {
+    const { elicitationHandler, samplingHandler, roots } = handlers;
+    switch (request.method) {
+      case 'elicitation/create':
+        if (!elicitationHandler) throw missingHandler(request);
+        return () => answerElicitation(elicitationHandler, request.params, ctx);
+      case 'sampling/createMessage':
+        if (!samplingHandler) throw missingHandler(request);
+        return () => answerSampling(samplingHandler, request.params, ctx);
+      case 'roots/list':
+        if (!roots) throw missingHandler(request);
+        return () => answerRoots(roots, ctx);
+      default:
+        throw new ParleyError(
+          'internal',
+          `The server sent an unknown input request '${String((request as { method?: unknown }).method)}' under '${ctx.key}'.`,
+        );
+    }
+  };
+  return async (request, ctx) => {
+    const run = prepare(request, ctx);
+    try {
+      return await run();
+    } catch (error) {
+      throw new InputHandlerError(
+        { handler: HANDLER_OF[request.method], call: ctx.call, round: ctx.round, key: ctx.key },
+        error,
+      );
+    }
+  };
+}

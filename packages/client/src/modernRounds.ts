@@ -1,0 +1,217 @@
+import {
+  RoundsExceededError,
+  isInputRequiredResult,
+  type InputRequest,
+  type InputRequests,
+  type InputRequiredResult,
+  type InputResponses,
+} from '@parley/core';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+
+import type { CallRegistry, CallState } from './callState.ts';
+import type { InputAnswerer } from './inputAnswerer.ts';
+import type { InputRequiredDriver, InputRequiredFlow } from './sdkClient.ts';
+import type { RoundEvent } from './types.ts';
+
+/**
+ * The modern era's loop for one call: answer every request of a round (concurrently), retry the
+ * same request on a new id with the answers and the exact `requestState`, until a final result
+ * comes back or the round bound is reached.
+ */
+
+/** What the loop needs from the client. */
+export interface ModernRoundsContext {
+  answer: InputAnswerer;
+  protocolVersion: string;
+  emit(event: RoundEvent): void;
+}
+
+const INPUT_METHODS: ReadonlySet<unknown> = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
+
+/** A round that carries only state (load shedding) is retried after a short, growing pause. */
+const STATE_ONLY_PAUSES_MS = [50, 100, 200, 250];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(reason: string): SdkError {
+  return new SdkError(SdkErrorCode.InvalidResult, `Invalid input_required result: ${reason}.`);
+}
+
+/** The round's requests, checked: a malformed entry is the server's error, named as such. */
+function checkInputRequests(value: unknown): InputRequests {
+  if (value === undefined) return {};
+  if (!isRecord(value)) throw invalid('inputRequests must be an object');
+  for (const [key, entry] of Object.entries(value)) {
+    const method = isRecord(entry) ? entry.method : undefined;
+    const params = isRecord(entry) ? entry.params : undefined;
+    if (!INPUT_METHODS.has(method)) {
+      throw invalid(
+        `'${key}' is ${JSON.stringify(method)}, not elicitation/create, sampling/createMessage or roots/list`,
+      );
+    }
+    if (params === undefined ? method !== 'roots/list' : !isRecord(params)) {
+      throw invalid(`'${key}' (${String(method)}) needs object params`);
+    }
+  }
+  return value as InputRequests;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Answer every request of a round at once; the first failure stops the others. */
+async function answerRound(
+  asked: InputRequests,
+  state: CallState,
+  round: number,
+  context: ModernRoundsContext,
+): Promise<InputResponses> {
+  const siblings = new AbortController();
+  const onAbort = (): void => siblings.abort(state.signal.reason);
+  state.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const answered = await Promise.all(
+      Object.entries(asked).map(async ([key, request]: [string, InputRequest]) => {
+        try {
+          const response = await context.answer(request, {
+            era: 'modern',
+            protocolVersion: context.protocolVersion,
+            call: state.info,
+            round,
+            key,
+            signal: siblings.signal,
+          });
+          return [key, response] as const;
+        } catch (error) {
+          siblings.abort(error);
+          throw error;
+        }
+      }),
+    );
+    return Object.fromEntries(answered);
+  } finally {
+    state.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The retry's params: the original ones, this round's answers, and the state byte for byte. */
+function retryParams(
+  original: Record<string, unknown> | undefined,
+  answered: InputResponses,
+  requestState: string | undefined,
+): Record<string, unknown> {
+  return {
+    ...original,
+    ...(Object.keys(answered).length > 0 ? { inputResponses: answered } : {}),
+    ...(requestState !== undefined ? { requestState } : {}),
+  };
+}
+
+/**
+ * Drive one flow from its first `input_required` result to the final result.
+ *
+ * @throws {RoundsExceededError} when the server still asks after `state.maxRounds` answered
+ *   rounds; `data.lastResult` is the ask that was not answered.
+ */
+export async function driveModernRounds(
+  state: CallState,
+  first: InputRequiredResult,
+  flow: InputRequiredFlow,
+  context: ModernRoundsContext,
+): Promise<unknown> {
+  let ask = first;
+  let stateOnlyStreak = 0;
+  for (;;) {
+    if (state.rounds >= state.maxRounds) {
+      throw new RoundsExceededError(`${state.info.method} '${state.info.name}'`, {
+        maxRounds: state.maxRounds,
+        lastResult: ask,
+      });
+    }
+    const asked = checkInputRequests(ask.inputRequests);
+    state.rounds += 1;
+    const round = state.rounds;
+    let answered: InputResponses = {};
+    if (Object.keys(asked).length > 0) {
+      stateOnlyStreak = 0;
+      answered = await answerRound(asked, state, round, context);
+    } else {
+      const delay =
+        STATE_ONLY_PAUSES_MS[Math.min(stateOnlyStreak, STATE_ONLY_PAUSES_MS.length - 1)];
+      stateOnlyStreak += 1;
+      await pause(delay ?? 250, state.signal);
+    }
+    context.emit({
+      era: 'modern',
+      call: state.info,
+      round,
+      maxRounds: state.maxRounds,
+      asked,
+      answered,
+      ...(ask.requestState !== undefined ? { requestState: ask.requestState } : {}),
+    });
+    const next = await flow.retry(retryParams(flow.request.params, answered, ask.requestState), {
+      signal: state.signal,
+      timeout: state.timeoutMs,
+      allowInputRequired: true,
+      ...(flow.options?.headers !== undefined ? { headers: flow.options.headers } : {}),
+    });
+    if (!isInputRequiredResult(next)) return next;
+    ask = next;
+  }
+}
+
+/** What the driver of a connection needs from the client. */
+export interface ModernDriverContext {
+  calls: CallRegistry;
+  answer: InputAnswerer;
+  protocolVersion(): string;
+  emit(event: RoundEvent): void;
+}
+
+/**
+ * The driver the SDK client hands every `input_required` result to. Each Parley call passes its
+ * own abort signal with its request, and the SDK passes the request's options back with the
+ * flow: that signal is how a flow finds its call, so rounds never cross between calls.
+ */
+export function createModernDriver(context: ModernDriverContext): InputRequiredDriver {
+  return (decoded, flow) => {
+    const state = context.calls.bySignal(flow.options?.signal);
+    if (state === undefined) {
+      return Promise.reject(
+        new SdkError(
+          SdkErrorCode.UnsupportedResultType,
+          `input_required for ${flow.request.method}, which no Parley call is waiting for.`,
+        ),
+      );
+    }
+    const first: InputRequiredResult = {
+      resultType: 'input_required',
+      inputRequests: decoded.inputRequests as InputRequests,
+      ...(decoded.requestState !== undefined ? { requestState: decoded.requestState } : {}),
+    };
+    return driveModernRounds(state, first, flow, {
+      answer: context.answer,
+      protocolVersion: context.protocolVersion(),
+      emit: context.emit,
+    });
+  };
+}

@@ -1,0 +1,131 @@
+import type { Implementation } from '@parley/core';
+
+import { checkRoots } from './samplingAndRoots.ts';
+import type {
+  CallOptions,
+  ClientMode,
+  ClientOptions,
+  ElicitationHandler,
+  RootsProvider,
+  RoundEvent,
+  SamplingHandler,
+} from './types.ts';
+
+/** Client options with defaults applied, checked once at construction. */
+export interface ResolvedOptions {
+  mode: ClientMode;
+  clientInfo: Implementation;
+  elicitationHandler: ElicitationHandler | undefined;
+  samplingHandler: SamplingHandler | undefined;
+  roots: RootsProvider | undefined;
+  maxRounds: number;
+  timeoutMs: number;
+  onRound: ((event: RoundEvent) => void) | undefined;
+}
+
+export const DEFAULT_MAX_ROUNDS = 10;
+/** The SDK's own default wait for a response. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The longest delay a timer takes (larger values fire at once). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+const MODES: ReadonlySet<unknown> = new Set(['auto', 'modern', 'handshake']);
+
+function checkRounds(api: string, name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(
+      `${api}: ${name} must be a whole number of rounds (0 or more), got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+function checkTimeout(api: string, value: unknown): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    value > MAX_TIMEOUT_MS
+  ) {
+    throw new RangeError(
+      `${api}: timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+function checkFunction<T>(name: string, value: unknown): T | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`Client: ${name} must be a function.`);
+  }
+  return value as T | undefined;
+}
+
+function checkClientInfo(value: unknown): Implementation {
+  if (value === undefined) return { name: 'parley-client', version: '0.0.0' };
+  const info = value as Partial<Implementation> | null;
+  if (typeof info?.name !== 'string' || typeof info.version !== 'string') {
+    throw new TypeError('Client: clientInfo needs a name and a version, both strings.');
+  }
+  return info as Implementation;
+}
+
+function checkRootsOption(value: unknown): RootsProvider | undefined {
+  if (value === undefined || typeof value === 'function') return value as RootsProvider | undefined;
+  if (!Array.isArray(value)) {
+    throw new TypeError(
+      'Client: roots must be a list of { uri, name? } or a function returning one.',
+    );
+  }
+  return Object.freeze(checkRoots(value));
+}
+
+/** Check the options of `new Client()` and apply the defaults. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('Client: options must be an object.');
+  }
+  const mode = options.mode ?? 'auto';
+  if (!MODES.has(mode)) {
+    throw new TypeError(
+      `Client: mode must be 'auto', 'modern' or 'handshake', got ${JSON.stringify(mode)}.`,
+    );
+  }
+  return {
+    mode,
+    clientInfo: checkClientInfo(options.clientInfo),
+    elicitationHandler: checkFunction('elicitationHandler', options.elicitationHandler),
+    samplingHandler: checkFunction('samplingHandler', options.samplingHandler),
+    roots: checkRootsOption(options.roots),
+    maxRounds:
+      options.inputRequiredMaxRounds === undefined
+        ? DEFAULT_MAX_ROUNDS
+        : checkRounds('Client', 'inputRequiredMaxRounds', options.inputRequiredMaxRounds),
+    timeoutMs:
+      options.timeoutMs === undefined
+        ? DEFAULT_TIMEOUT_MS
+        : checkTimeout('Client', options.timeoutMs),
+    onRound: checkFunction('onRound', options.onRound),
+  };
+}
+
+/** Check one call's options against the client's defaults. */
+export function resolveCallOptions(
+  api: string,
+  options: CallOptions,
+  defaults: ResolvedOptions,
+): { maxRounds: number; timeoutMs: number; signal: AbortSignal | undefined } {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${api}: options must be an object.`);
+  }
+  const { maxRounds, timeoutMs, signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`${api}: signal must be an AbortSignal.`);
+  }
+  return {
+    maxRounds:
+      maxRounds === undefined ? defaults.maxRounds : checkRounds(api, 'maxRounds', maxRounds),
+    timeoutMs: timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(api, timeoutMs),
+    signal,
+  };
+}

@@ -1,0 +1,131 @@
+import { RoundsExceededError, type InputRequest, type InputResponse } from '@parley/core';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+
+import type { CallRegistry, CallState } from './callState.ts';
+import type { InputAnswerer, InputHandlers } from './inputAnswerer.ts';
+import type { DrivenSdkClient } from './sdkClient.ts';
+import type { RoundEvent } from './types.ts';
+
+/**
+ * The handshake era: the server pushes real `elicitation/create`, `sampling/createMessage` and
+ * `roots/list` requests while a call is running, and the client answers them from the same
+ * handlers as modern rounds.
+ *
+ * Attribution: nothing on the wire ties a pushed request to the call it serves (the related
+ * request id is a transport hint that stdio and in-memory transports drop). So a pushed request
+ * counts as one round of every call in flight when it arrives: exact with one call at a time,
+ * and with several a call can only hit its bound early, never late.
+ */
+
+/** What answering pushed requests needs from the client. */
+export interface PushedRequestsContext {
+  answer: InputAnswerer;
+  calls: CallRegistry;
+  protocolVersion(): string;
+  emit(event: RoundEvent): void;
+}
+
+/**
+ * The answer to a request no call may take any more: every call it could belong to was stopped
+ * by the client (over its bound, a handler failed, cancelled). An error rather than a decline,
+ * so a server looping on its questions stops too.
+ */
+function refuse(): never {
+  throw new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    'The client stopped the call this request belongs to (its round bound was reached, a handler failed, or it was cancelled).',
+  );
+}
+
+/**
+ * Count the request as a round of `call`; past its bound the call fails with the request as
+ * its last ask, and `false` says this call no longer takes answers.
+ */
+function countRound(call: CallState, key: string, request: InputRequest): boolean {
+  call.rounds += 1;
+  if (call.rounds <= call.maxRounds) return true;
+  call.fail(
+    new RoundsExceededError(`${call.info.method} '${call.info.name}'`, {
+      maxRounds: call.maxRounds,
+      lastResult: { resultType: 'input_required', inputRequests: { [key]: request } },
+    }),
+  );
+  return false;
+}
+
+async function answerPushed(
+  request: InputRequest,
+  key: string,
+  serverSignal: AbortSignal,
+  context: PushedRequestsContext,
+): Promise<InputResponse> {
+  const inFlight = context.calls.inFlight();
+  const calls: CallState[] = [];
+  for (const call of inFlight) if (countRound(call, key, request)) calls.push(call);
+  if (calls.length === 0 && (inFlight.length > 0 || context.calls.hasRecentlyStopped())) refuse();
+  const only = calls.length === 1 ? calls[0] : undefined;
+  const resume = calls.map((call) => call.hold());
+  try {
+    const answer = await context.answer(request, {
+      era: 'handshake',
+      protocolVersion: context.protocolVersion(),
+      call: only?.info,
+      round: only?.rounds ?? 0,
+      key,
+      signal: only === undefined ? serverSignal : AbortSignal.any([serverSignal, only.signal]),
+    });
+    for (const call of calls) {
+      context.emit({
+        era: 'handshake',
+        call: call.info,
+        round: call.rounds,
+        maxRounds: call.maxRounds,
+        asked: { [key]: request },
+        answered: { [key]: answer },
+      });
+    }
+    return answer;
+  } catch (error) {
+    // The call fails with the handler's error; the server gets an error for its request.
+    for (const call of calls) call.fail(error);
+    throw error;
+  } finally {
+    for (const release of resume) release();
+  }
+}
+
+/** Register the handlers a handshake-era server's requests reach (only those declared). */
+export function registerPushedRequests(
+  sdk: DrivenSdkClient,
+  handlers: InputHandlers,
+  context: PushedRequestsContext,
+): void {
+  const handle = (
+    request: { method: string; params?: unknown },
+    ctx: { mcpReq: { id: string | number; signal: AbortSignal } },
+  ): Promise<InputResponse> =>
+    answerPushed(
+      { method: request.method, params: request.params ?? {} } as InputRequest,
+      String(ctx.mcpReq.id),
+      ctx.mcpReq.signal,
+      context,
+    );
+  if (handlers.elicitationHandler) {
+    sdk.setRequestHandler(
+      'elicitation/create',
+      async (request, ctx) => (await handle(request, ctx)) as never,
+    );
+  }
+  if (handlers.samplingHandler) {
+    sdk.setRequestHandler(
+      'sampling/createMessage',
+      async (request, ctx) => (await handle(request, ctx)) as never,
+    );
+  }
+  if (handlers.roots) {
+    sdk.setRequestHandler(
+      'roots/list',
+      async (request, ctx) => (await handle(request, ctx)) as never,
+    );
+  }
+}

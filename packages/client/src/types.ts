@@ -1,0 +1,170 @@
+import type {
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitContentValue,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  Era,
+  Implementation,
+  InputRequests,
+  InputResponses,
+  Meta,
+  Root,
+  SamplingMessage,
+} from '@parley/core';
+import type { ResponseBuilder } from '@parley/schema';
+import type { Transport } from '@modelcontextprotocol/client';
+
+/**
+ * The public vocabulary of `@parley/client`: what a `Client` connects to, the handlers that
+ * answer a server's questions, and what a call returns.
+ */
+
+/** `'auto'`: modern when the server offers 2026-07-28, handshake otherwise. */
+export type ClientMode = 'auto' | 'modern' | 'handshake';
+
+/**
+ * A server in the same process, such as a `ParleyServer`: `connect()` serves one handshake-era
+ * session over an SDK transport, `fetch()` serves modern requests statelessly.
+ */
+export interface InProcessServer {
+  connect(transport: Transport): Promise<{ close(): Promise<void> }>;
+  fetch(request: Request): Promise<Response>;
+}
+
+/** A server to start as a child process speaking MCP over stdio. */
+export interface StdioServerCommand {
+  command: string;
+  args?: string[];
+  /** Added to a safe default environment (PATH, HOME, …), not a replacement for it. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Where the child's stderr goes: this process's stderr (default), or nowhere. */
+  stderr?: 'inherit' | 'ignore';
+}
+
+/** What a `Client` connects to: an in-process server, an `http(s)` URL, or a stdio command. */
+export type ClientTarget = InProcessServer | string | URL | StdioServerCommand;
+
+/** The three requests that can ask for input. */
+export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** Which call a request belongs to: the method and the tool or prompt name, or resource URI. */
+export interface CallInfo {
+  method: CallMethod;
+  name: string;
+}
+
+/** What every handler gets besides the request itself. */
+export interface InputContext {
+  era: Era;
+  protocolVersion: string;
+  /**
+   * The call the request belongs to. `undefined` when it cannot be attributed to exactly one
+   * call: a handshake-era server pushed it while no call, or several calls, were in flight.
+   */
+  call: CallInfo | undefined;
+  /** The round of `call` this request is part of (1, 2, …); 0 when `call` is undefined. */
+  round: number;
+  /** Modern era: the `inputRequests` key. Handshake era: the pushed request's JSON-RPC id. */
+  key: string;
+  /** Aborted when the call is cancelled or fails (another request of the round failed, …). */
+  signal: AbortSignal;
+}
+
+/**
+ * What an elicitation handler may return: what `responseType(...)` built; the field values as a
+ * plain object (checked, defaults applied); a bare value when the form is a single `value`
+ * field; or an explicit result (`{ action: 'decline' }`, `{ action: 'cancel' }`,
+ * `{ action: 'accept', content }`). `AcceptedElicitation`, `DeclinedElicitation` and
+ * `CancelledElicitation` from `@parley/core` work too.
+ */
+export type ElicitationAnswer =
+  | ElicitResult
+  | { action: 'accept'; content?: Record<string, unknown> }
+  | Record<string, unknown>
+  | ElicitContentValue;
+
+/**
+ * Answers `elicitation/create`, form and URL mode alike. `responseType` is the typed builder for
+ * the requested schema (`@parley/schema`'s `createResponseType`); for a URL-mode request it
+ * takes no fields and `params.url` is the URL to show.
+ */
+export type ElicitationHandler = (
+  message: string,
+  responseType: ResponseBuilder,
+  params: ElicitFormParams | ElicitUrlParams,
+  ctx: InputContext,
+) => ElicitationAnswer | Promise<ElicitationAnswer>;
+
+/** Answers `sampling/createMessage`: the generated text, or a full sampling result. */
+export type SamplingHandler = (
+  messages: SamplingMessage[],
+  params: CreateMessageParams,
+  ctx: InputContext,
+) => string | CreateMessageResult | Promise<string | CreateMessageResult>;
+
+/** Answers `roots/list`: a fixed list, or a function asked each time. */
+export type RootsProvider =
+  readonly Root[] | ((ctx: InputContext) => readonly Root[] | Promise<readonly Root[]>);
+
+/** One answered round of a call, for host UIs and logs. */
+export interface RoundEvent {
+  era: Era;
+  call: CallInfo;
+  /** 1 for the first round the server asked, then 2, 3, … */
+  round: number;
+  maxRounds: number;
+  /** What the server asked, by key (handshake era: by the pushed request's JSON-RPC id). */
+  asked: InputRequests;
+  /** What the handlers answered, under the same keys. */
+  answered: InputResponses;
+  /** Modern era: the opaque state the round carried (echoed back unchanged). */
+  requestState?: string;
+}
+
+/** Options of a `Client`. */
+export interface ClientOptions {
+  /** Default `'auto'`. */
+  mode?: ClientMode;
+  /** How the client introduces itself. Default `{ name: 'parley-client', version: '0.0.0' }`. */
+  clientInfo?: Implementation;
+  elicitationHandler?: ElicitationHandler;
+  samplingHandler?: SamplingHandler;
+  roots?: RootsProvider;
+  /** The most rounds one call may take before it fails with `RoundsExceededError`. Default 10. */
+  inputRequiredMaxRounds?: number;
+  /**
+   * How long to wait for the server each time it is its turn. Time spent in your handlers is not
+   * counted. Default 60 000 ms.
+   */
+  timeoutMs?: number;
+  /** Called after each answered round. Exceptions it throws are ignored. */
+  onRound?: (event: RoundEvent) => void;
+}
+
+/** Options of one `callTool`, `getPrompt` or `readResource`. */
+export interface CallOptions {
+  /** Overrides the client's `inputRequiredMaxRounds` for this call. */
+  maxRounds?: number;
+  /** Cancels the call (and tells the server). */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+}
+
+/** A tool's final result. */
+export interface ToolCallResult<TData = unknown> {
+  content: ContentBlock[];
+  /** As the server sent it (handshake era: a scalar output may arrive wrapped as `{ result }`). */
+  structuredContent: unknown;
+  isError: boolean;
+  /**
+   * The structured result: `structuredContent`, unwrapped from the handshake era's
+   * `{ result: … }` envelope when the tool's listed output schema is that envelope.
+   */
+  data: TData | undefined;
+  _meta?: Meta;
+}
