@@ -18,7 +18,7 @@ import {
 import { ParleyServer, elicitRequest, inputRequired } from '@parley/server';
 import * as z from 'zod';
 
-const KEY = 'b'.repeat(32);
+const KEY = 'bench-state-key-'.repeat(2);
 const destinationSchema = z.object({ destination: z.string() });
 const dateSchema = z.object({ date: z.string() });
 

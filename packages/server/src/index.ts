@@ -53,7 +53,9 @@ export {
   ParleyError,
   ToolResult,
   UnsupportedCapabilityError,
+  eraOf,
   inputRequired,
+  isModernVersion,
 } from '@parley/core';
 export type {
   ElicitationResult,

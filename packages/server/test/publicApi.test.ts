@@ -21,7 +21,9 @@ test('the public API is exactly this', () => {
     'UnsupportedCapabilityError',
     'elicitRequest',
     'elicitUrlRequest',
+    'eraOf',
     'inputRequired',
+    'isModernVersion',
     'rootsRequest',
     'sampleRequest',
   ]);
