@@ -38,7 +38,7 @@ export default defineConfig({
     projects: [
       ...packages.map(packageProject),
       ...['repo', 'integration', 'conformance'].map((name) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name,
           root: fileURLToPath(new URL(`./test/${name}`, import.meta.url)),

@@ -1,0 +1,21 @@
+/**
+ * Run the booking server: over HTTP on 127.0.0.1 (port from BOOKING_PORT, default 3001), or over
+ * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas;
+ * BOOKING_STORE is the JSON file bookings are kept in (default: memory).
+ */
+import { createBookingStore } from './bookingStore.ts';
+import { createBookingServer } from './bookingServer.ts';
+
+const keys = process.env.REQUEST_STATE_KEY?.split(',').map((key) => key.trim()).filter(Boolean);
+const server = createBookingServer({
+  store: createBookingStore(process.env.BOOKING_STORE),
+  ...(keys !== undefined ? { keys } : {}),
+});
+
+if (process.argv.includes('--stdio')) {
+  await server.run({ transport: 'stdio' });
+} else {
+  const running = await server.run({ transport: 'http', port: Number(process.env.BOOKING_PORT ?? 3001) });
+  process.stderr.write(`booking: serving ${running.url}\n`);
+  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+}
