@@ -9,9 +9,27 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** @type {{ name: string; title: string; entry: string; portVariable: string; port: number }[]} */
 export const apps = [
-  { name: 'booking', title: 'Booking Server', entry: 'apps/booking/src/main.ts', portVariable: 'BOOKING_PORT', port: 3001 },
-  { name: 'reporting', title: 'Reporting Server', entry: 'apps/reporting/src/main.ts', portVariable: 'REPORTING_PORT', port: 3002 },
-  { name: 'dual-era', title: 'Dual-Era Server', entry: 'apps/dual-era/src/main.ts', portVariable: 'DUAL_ERA_PORT', port: 3003 },
+  {
+    name: 'booking',
+    title: 'Booking Server',
+    entry: 'apps/booking/src/main.ts',
+    portVariable: 'BOOKING_PORT',
+    port: 3001,
+  },
+  {
+    name: 'reporting',
+    title: 'Reporting Server',
+    entry: 'apps/reporting/src/main.ts',
+    portVariable: 'REPORTING_PORT',
+    port: 3002,
+  },
+  {
+    name: 'dual-era',
+    title: 'Dual-Era Server',
+    entry: 'apps/dual-era/src/main.ts',
+    portVariable: 'DUAL_ERA_PORT',
+    port: 3003,
+  },
 ];
 
 /** The absolute URL of tsx's loader, so a host can start an app from any directory. */

@@ -18,7 +18,8 @@ const servers = {
 };
 
 const bold = (value: string) => (process.stdout.isTTY ? `\x1b[1m${value}\x1b[0m` : value);
-const show = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value));
+const show = (value: unknown) =>
+  typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
 
 let failures = 0;
 for (const script of scripts) {
@@ -32,9 +33,13 @@ for (const script of scripts) {
         console.log(`             ! ${show(answer)}`);
       }),
       samplingHandler: (messages, params, ctx) => {
-        console.log(`    round ${ctx.round}  ? (sampling) ${params.systemPrompt ?? ''} ${messages.length} message(s)`);
+        console.log(
+          `    round ${ctx.round}  ? (sampling) ${params.systemPrompt ?? ''} ${messages.length} message(s)`,
+        );
         const answer = scriptedSampling(messages, params, ctx);
-        console.log(`             ! ${show((answer as { content: { text: string } }).content.text)}`);
+        console.log(
+          `             ! ${show((answer as { content: { text: string } }).content.text)}`,
+        );
         return answer;
       },
       roots: (ctx) => {
@@ -44,7 +49,11 @@ for (const script of scripts) {
       },
     });
     await client.connect();
-    console.log(bold(`\n== ${script.app} · ${client.era} era (${client.protocolVersion}) · ${running.url} ==`));
+    console.log(
+      bold(
+        `\n== ${script.app} · ${client.era} era (${client.protocolVersion}) · ${running.url} ==`,
+      ),
+    );
     for (const step of script.steps) {
       console.log(`  > ${step.label}`);
       try {
@@ -63,5 +72,9 @@ for (const script of scripts) {
   await running.close();
 }
 
-console.log(failures === 0 ? bold('\nEvery flow ended as scripted.') : bold(`\n${failures} flow(s) did not end as scripted.`));
+console.log(
+  failures === 0
+    ? bold('\nEvery flow ended as scripted.')
+    : bold(`\n${failures} flow(s) did not end as scripted.`),
+);
 process.exit(failures === 0 ? 0 : 1);

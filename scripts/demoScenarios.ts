@@ -27,10 +27,14 @@ export interface AppScript {
 }
 
 const text = (result: { content: { type: string; text?: string }[] }): string =>
-  result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+  result.content
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
 
-const call = (name: string, args: Record<string, unknown> = {}) => async (client: Client) =>
-  text(await client.callTool(name, args));
+const call =
+  (name: string, args: Record<string, unknown> = {}) =>
+  async (client: Client) =>
+    text(await client.callTool(name, args));
 
 export const scripts: AppScript[] = [
   {
@@ -38,7 +42,10 @@ export const scripts: AppScript[] = [
     answers: [
       [/^Where would you like to fly\?$/, { destination: 'Lisbon' }],
       [/^When would you like to fly to Lisbon\?$/, { date: '2026-09-01' }],
-      [/^Book a flight to Lisbon on 2026-09-01\? Who is travelling\?$/, { passenger: 'Ada Lovelace', confirm: true }],
+      [
+        /^Book a flight to Lisbon on 2026-09-01\? Who is travelling\?$/,
+        { passenger: 'Ada Lovelace', confirm: true },
+      ],
       [/^What's the meeting title\?$/, 'Design review'],
       [/^Duration in minutes\?$/, 45],
       [/^Is this urgent\?$/, 'no'],
@@ -49,16 +56,32 @@ export const scripts: AppScript[] = [
       [/^Cancel booking BK-\d{4}\?$/, true],
     ],
     steps: [
-      { label: 'book_flight', run: call('book_flight'), expect: /^Booked BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01$/ },
-      { label: 'list_bookings', run: call('list_bookings'), expect: /BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01/ },
+      {
+        label: 'book_flight',
+        run: call('book_flight'),
+        expect: /^Booked BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01$/,
+      },
+      {
+        label: 'list_bookings',
+        run: call('list_bookings'),
+        expect: /BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01/,
+      },
       {
         label: 'plan_meeting',
         run: call('plan_meeting'),
         expect: /^Meeting 'Design review' for 45 minutes \(Urgent: false\)$/,
       },
       { label: 'set_priority', run: call('set_priority'), expect: /^Priority set to: high$/ },
-      { label: 'select_tags', run: call('select_tags'), expect: /^Selected tags: bug, documentation$/ },
-      { label: 'create_task', run: call('create_task'), expect: /^Created task: Write the docs \(Priority: medium\)$/ },
+      {
+        label: 'select_tags',
+        run: call('select_tags'),
+        expect: /^Selected tags: bug, documentation$/,
+      },
+      {
+        label: 'create_task',
+        run: call('create_task'),
+        expect: /^Created task: Write the docs \(Priority: medium\)$/,
+      },
       { label: 'confirm_purchase', run: call('confirm_purchase'), expect: /^Purchased$/ },
       {
         label: 'cancel_booking',
@@ -82,7 +105,11 @@ export const scripts: AppScript[] = [
         label: 'prompt summarize',
         run: async (client) => {
           const prompt = await client.getPrompt('summarize');
-          return prompt.messages.map((message) => (message.content.type === 'text' ? message.content.text : `[${message.content.type}]`)).join('\n');
+          return prompt.messages
+            .map((message) =>
+              message.content.type === 'text' ? message.content.text : `[${message.content.type}]`,
+            )
+            .join('\n');
         },
         expect: /^Summarize the Q3 results for the leadership team\.\n\[resource\]$/,
       },
@@ -92,7 +119,8 @@ export const scripts: AppScript[] = [
           const read = await client.readResource('report://summary');
           return read.contents.map((item) => ('text' in item ? item.text : '[blob]')).join('\n');
         },
-        expect: /^Revenue report for Q3\nEMEA: 470k EUR\nAmericas: 560k EUR\nAPAC: 301k EUR\nTotal: 1331k EUR$/,
+        expect:
+          /^Revenue report for Q3\nEMEA: 470k EUR\nAmericas: 560k EUR\nAPAC: 301k EUR\nTotal: 1331k EUR$/,
       },
       {
         label: 'read report://Q4/revenue',
@@ -100,12 +128,14 @@ export const scripts: AppScript[] = [
           const read = await client.readResource('report://Q4/revenue');
           return read.contents.map((item) => ('text' in item ? item.text : '[blob]')).join('\n');
         },
-        expect: /^Revenue for Q4\nEMEA: 572k USD\nAmericas: 659k USD\nAPAC: 372k USD\nTotal: 1603k USD$/,
+        expect:
+          /^Revenue for Q4\nEMEA: 572k USD\nAmericas: 659k USD\nAPAC: 372k USD\nTotal: 1603k USD$/,
       },
       {
         label: 'summarize_workspace',
         run: call('summarize_workspace'),
-        expect: /^Workspace: [^.]+\. Model \(demo-model\): Revenue rose every quarter, led by the Americas\.$/,
+        expect:
+          /^Workspace: [^.]+\. Model \(demo-model\): Revenue rose every quarter, led by the Americas\.$/,
       },
     ],
   },
@@ -118,14 +148,24 @@ export const scripts: AppScript[] = [
       [/^What's your name\?$/, 'Grace'],
     ],
     steps: [
-      { label: 'book_table', run: call('book_table'), expect: /^Table for 4 at 19:30 \(reference T-4-1930\)$/, sameInBothEras: true },
+      {
+        label: 'book_table',
+        run: call('book_table'),
+        expect: /^Table for 4 at 19:30 \(reference T-4-1930\)$/,
+        sameInBothEras: true,
+      },
       {
         label: 'approve_expense',
         run: call('approve_expense', { amount: 42.5, purpose: 'train tickets' }),
         expect: /^Expense of 42\.50 EUR for 'train tickets' approved\.$/,
         sameInBothEras: true,
       },
-      { label: 'greet', run: call('greet'), expect: /^Hello, Grace! \(answered over (the modern protocol|a handshake-era connection)\)$/ },
+      {
+        label: 'greet',
+        run: call('greet'),
+        expect:
+          /^Hello, Grace! \(answered over (the modern protocol|a handshake-era connection)\)$/,
+      },
     ],
   },
 ];

@@ -12,9 +12,17 @@ const reset = '\x1b[0m';
 const children = [];
 
 function banner() {
-  const http = Object.fromEntries(apps.map((app) => [`parley-${app.name}`, { type: 'http', url: `http://127.0.0.1:${app.port}/mcp` }]));
+  const http = Object.fromEntries(
+    apps.map((app) => [
+      `parley-${app.name}`,
+      { type: 'http', url: `http://127.0.0.1:${app.port}/mcp` },
+    ]),
+  );
   const stdio = Object.fromEntries(
-    apps.map((app) => [`parley-${app.name}`, { command: process.execPath, args: nodeArgs(app.entry, '--stdio') }]),
+    apps.map((app) => [
+      `parley-${app.name}`,
+      { command: process.execPath, args: nodeArgs(app.entry, '--stdio') },
+    ]),
   );
   const lines = [
     '',
@@ -29,7 +37,10 @@ function banner() {
     JSON.stringify({ servers: http }, null, 2),
     '',
     'Claude Code:',
-    ...apps.map((app) => `  claude mcp add --transport http parley-${app.name} http://127.0.0.1:${app.port}/mcp`),
+    ...apps.map(
+      (app) =>
+        `  claude mcp add --transport http parley-${app.name} http://127.0.0.1:${app.port}/mcp`,
+    ),
     '',
     'Claude Desktop / Cursor (stdio; claude_desktop_config.json, .cursor/mcp.json):',
     JSON.stringify({ mcpServers: stdio }, null, 2),
@@ -42,15 +53,26 @@ function banner() {
 
 let ready = 0;
 apps.forEach((app, index) => {
-  const child = spawn(process.execPath, ['--watch-path', `${repoRoot}apps/${app.name}/src`, '--watch-path', `${repoRoot}packages`, ...nodeArgs(app.entry)], {
-    cwd: repoRoot,
-    env: { ...process.env, [app.portVariable]: String(app.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--watch-path',
+      `${repoRoot}apps/${app.name}/src`,
+      '--watch-path',
+      `${repoRoot}packages`,
+      ...nodeArgs(app.entry),
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, [app.portVariable]: String(app.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   const prefix = `${colours[index % colours.length]}[${app.name}]${reset} `;
   const relay = (/** @type {NodeJS.WritableStream} */ out) => (/** @type {Buffer} */ chunk) => {
-    for (const line of chunk.toString().split('\n')) if (line.length > 0) out.write(`${prefix}${line}\n`);
+    for (const line of chunk.toString().split('\n'))
+      if (line.length > 0) out.write(`${prefix}${line}\n`);
     if (chunk.toString().includes('serving http://') && ++ready === apps.length) banner();
   };
   child.stdout?.on('data', relay(process.stdout));

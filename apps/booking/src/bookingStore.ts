@@ -45,8 +45,13 @@ export function createBookingStore(path?: string): BookingStore {
     list: () => read(),
     add(details) {
       const bookings = read();
-      const next = bookings.reduce((max, booking) => Math.max(max, Number(booking.id.slice(3)) || 0), 0) + 1;
-      const booking: Booking = { id: `BK-${String(next).padStart(4, '0')}`, ...details, bookedAt: new Date().toISOString() };
+      const next =
+        bookings.reduce((max, booking) => Math.max(max, Number(booking.id.slice(3)) || 0), 0) + 1;
+      const booking: Booking = {
+        id: `BK-${String(next).padStart(4, '0')}`,
+        ...details,
+        bookedAt: new Date().toISOString(),
+      };
       write([...bookings, booking]);
       return booking;
     },

@@ -6,7 +6,9 @@
 import { createBookingStore } from './bookingStore.ts';
 import { createBookingServer } from './bookingServer.ts';
 
-const keys = process.env.REQUEST_STATE_KEY?.split(',').map((key) => key.trim()).filter(Boolean);
+const keys = process.env.REQUEST_STATE_KEY?.split(',')
+  .map((key) => key.trim())
+  .filter(Boolean);
 const server = createBookingServer({
   store: createBookingStore(process.env.BOOKING_STORE),
   ...(keys !== undefined ? { keys } : {}),
@@ -15,7 +17,10 @@ const server = createBookingServer({
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {
-  const running = await server.run({ transport: 'http', port: Number(process.env.BOOKING_PORT ?? 3001) });
+  const running = await server.run({
+    transport: 'http',
+    port: Number(process.env.BOOKING_PORT ?? 3001),
+  });
   process.stderr.write(`booking: serving ${running.url}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
 }

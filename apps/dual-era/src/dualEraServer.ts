@@ -26,33 +26,49 @@ const partyQuestion = 'How many people?';
 const slotQuestion = 'Which time?';
 
 /** True when this request can only ask by returning an ask (the guard pattern). */
-const usesGuardPattern = (ctx: Context): boolean => isModernVersion(ctx.requestContext.protocolVersion);
+const usesGuardPattern = (ctx: Context): boolean =>
+  isModernVersion(ctx.requestContext.protocolVersion);
 
 function tableBooked(people: number, slot: string): string {
   return `Table for ${people} at ${slot} (reference T-${people}-${slot.replace(':', '')})`;
 }
 
 export function createDualEraServer(options: DualEraServerOptions = {}): ParleyServer {
-  const mcp = new ParleyServer({ name: 'Dual-Era Server', version: '1.0.0', ...options.serverOptions });
+  const mcp = new ParleyServer({
+    name: 'Dual-Era Server',
+    version: '1.0.0',
+    ...options.serverOptions,
+  });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  mcp.use(new LoggingMiddleware({ log }), new TimingMiddleware({ onRound: () => {}, onFlow: (timing) => log(`[timing] ${JSON.stringify(timing)}`) }));
+  mcp.use(
+    new LoggingMiddleware({ log }),
+    new TimingMiddleware({
+      onRound: () => {},
+      onFlow: (timing) => log(`[timing] ${JSON.stringify(timing)}`),
+    }),
+  );
 
   const askParty = elicitRequest(partyQuestion, PartySize, { responseTitle: 'People' });
   const askSlot = elicitRequest(slotQuestion, SLOTS, { responseTitle: 'Time' });
-  mcp.tool('book_table', { description: 'Book a restaurant table: asks how many people and which time.' }, async (_args, ctx) => {
-    if (usesGuardPattern(ctx)) {
-      const people = ctx.answer('people', askParty);
-      const slot = ctx.answer('slot', askSlot);
-      if (people === undefined || slot === undefined) return inputRequired({ inputRequests: { people: askParty, slot: askSlot } });
-      if (people.action !== 'accept' || slot.action !== 'accept') return 'No table booked.';
+  mcp.tool(
+    'book_table',
+    { description: 'Book a restaurant table: asks how many people and which time.' },
+    async (_args, ctx) => {
+      if (usesGuardPattern(ctx)) {
+        const people = ctx.answer('people', askParty);
+        const slot = ctx.answer('slot', askSlot);
+        if (people === undefined || slot === undefined)
+          return inputRequired({ inputRequests: { people: askParty, slot: askSlot } });
+        if (people.action !== 'accept' || slot.action !== 'accept') return 'No table booked.';
+        return tableBooked(people.data, slot.data);
+      }
+      const people = await ctx.elicit(partyQuestion, PartySize, { responseTitle: 'People' });
+      if (people.action !== 'accept') return 'No table booked.';
+      const slot = await ctx.elicit(slotQuestion, SLOTS, { responseTitle: 'Time' });
+      if (slot.action !== 'accept') return 'No table booked.';
       return tableBooked(people.data, slot.data);
-    }
-    const people = await ctx.elicit(partyQuestion, PartySize, { responseTitle: 'People' });
-    if (people.action !== 'accept') return 'No table booked.';
-    const slot = await ctx.elicit(slotQuestion, SLOTS, { responseTitle: 'Time' });
-    if (slot.action !== 'accept') return 'No table booked.';
-    return tableBooked(people.data, slot.data);
-  });
+    },
+  );
 
   mcp.tool(
     'approve_expense',
@@ -66,7 +82,10 @@ export function createDualEraServer(options: DualEraServerOptions = {}): ParleyS
       const approval = usesGuardPattern(ctx)
         ? ctx.answer('approve', elicitRequest(question, Boolean, labels))
         : await ctx.elicit(question, Boolean, labels);
-      if (approval === undefined) return inputRequired({ inputRequests: { approve: elicitRequest(question, Boolean, labels) } });
+      if (approval === undefined)
+        return inputRequired({
+          inputRequests: { approve: elicitRequest(question, Boolean, labels) },
+        });
       const approved = approval.action === 'accept' && approval.data;
       return `Expense of ${amount.toFixed(2)} EUR for '${purpose}' ${approved ? 'approved' : 'rejected'}.`;
     },
@@ -74,9 +93,13 @@ export function createDualEraServer(options: DualEraServerOptions = {}): ParleyS
 
   const askName = elicitRequest("What's your name?", String, { responseTitle: 'Name' });
   mcp.tool('greet', { description: 'Greets you by name.' }, async (_args, ctx) => {
-    const name = usesGuardPattern(ctx) ? ctx.answer('name', askName) : await ctx.elicit("What's your name?", String, { responseTitle: 'Name' });
+    const name = usesGuardPattern(ctx)
+      ? ctx.answer('name', askName)
+      : await ctx.elicit("What's your name?", String, { responseTitle: 'Name' });
     if (name === undefined) return inputRequired({ inputRequests: { name: askName } });
-    return name.action === 'accept' ? `Hello, ${name.data}! (answered over ${ctx.era === 'modern' ? 'the modern protocol' : 'a handshake-era connection'})` : 'Hello, stranger!';
+    return name.action === 'accept'
+      ? `Hello, ${name.data}! (answered over ${ctx.era === 'modern' ? 'the modern protocol' : 'a handshake-era connection'})`
+      : 'Hello, stranger!';
   });
 
   return mcp;

@@ -8,7 +8,10 @@ const server = createDualEraServer();
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {
-  const running = await server.run({ transport: 'http', port: Number(process.env.DUAL_ERA_PORT ?? 3003) });
+  const running = await server.run({
+    transport: 'http',
+    port: Number(process.env.DUAL_ERA_PORT ?? 3003),
+  });
   process.stderr.write(`dual-era: serving ${running.url}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
 }

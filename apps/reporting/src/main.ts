@@ -8,7 +8,10 @@ const server = createReportingServer();
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {
-  const running = await server.run({ transport: 'http', port: Number(process.env.REPORTING_PORT ?? 3002) });
+  const running = await server.run({
+    transport: 'http',
+    port: Number(process.env.REPORTING_PORT ?? 3002),
+  });
   process.stderr.write(`reporting: serving ${running.url}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
 }

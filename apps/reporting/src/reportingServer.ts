@@ -8,7 +8,15 @@ import {
   type ParleyServerOptions,
 } from '@parley/server';
 
-import { QUARTERS, RATES, REVENUE, isQuarter, totalOf, type Currency, type Quarter } from './dataset.ts';
+import {
+  QUARTERS,
+  RATES,
+  REVENUE,
+  isQuarter,
+  totalOf,
+  type Currency,
+  type Quarter,
+} from './dataset.ts';
 
 /**
  * Prompts, resources and resource templates that ask before they render, and a tool whose asks
@@ -21,19 +29,26 @@ export interface ReportingServerOptions {
   serverOptions?: Partial<ParleyServerOptions>;
 }
 
-const quarterOptions = Object.fromEntries(QUARTERS.map((quarter) => [quarter, { title: `${quarter} 2026` }])) as Record<
-  Quarter,
-  { title: string }
->;
-const askQuarter = elicitRequest('Which quarter should the report cover?', quarterOptions, { responseTitle: 'Quarter' });
+const quarterOptions = Object.fromEntries(
+  QUARTERS.map((quarter) => [quarter, { title: `${quarter} 2026` }]),
+) as Record<Quarter, { title: string }>;
+const askQuarter = elicitRequest('Which quarter should the report cover?', quarterOptions, {
+  responseTitle: 'Quarter',
+});
 const askCurrency = (quarter: string) =>
-  elicitRequest(`Which currency for the ${quarter} revenue?`, { EUR: { title: 'Euro' }, USD: { title: 'US dollar' }, GBP: { title: 'Pound sterling' } }, {
-    responseTitle: 'Currency',
-  });
+  elicitRequest(
+    `Which currency for the ${quarter} revenue?`,
+    { EUR: { title: 'Euro' }, USD: { title: 'US dollar' }, GBP: { title: 'Pound sterling' } },
+    {
+      responseTitle: 'Currency',
+    },
+  );
 
 function table(quarter: Quarter, currency: Currency = 'EUR'): string {
   const rate = RATES[currency];
-  const lines = Object.entries(REVENUE[quarter]).map(([region, value]) => `${region}: ${(value * rate).toFixed(0)}k ${currency}`);
+  const lines = Object.entries(REVENUE[quarter]).map(
+    ([region, value]) => `${region}: ${(value * rate).toFixed(0)}k ${currency}`,
+  );
   return [...lines, `Total: ${(totalOf(quarter) * rate).toFixed(0)}k ${currency}`].join('\n');
 }
 
@@ -46,24 +61,55 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
     ...options.serverOptions,
   });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  mcp.use(new LoggingMiddleware({ log }), new TimingMiddleware({ onRound: () => {}, onFlow: (timing) => log(`[timing] ${JSON.stringify(timing)}`) }));
+  mcp.use(
+    new LoggingMiddleware({ log }),
+    new TimingMiddleware({
+      onRound: () => {},
+      onFlow: (timing) => log(`[timing] ${JSON.stringify(timing)}`),
+    }),
+  );
 
-  mcp.prompt('summarize', { description: 'Summarize a quarter (asks which one).', asks: { quarter: askQuarter } }, (_args, ctx) => {
-    const quarter = ctx.answer('quarter', askQuarter);
-    if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
-    if (quarter.action !== 'accept') return 'Summarize the latest quarterly results.';
-    return [
-      { role: 'user', content: { type: 'text', text: `Summarize the ${quarter.data} results for the leadership team.` } },
-      { role: 'user', content: { type: 'resource', resource: { uri: `report://${quarter.data}/revenue`, mimeType: 'text/plain', text: table(quarter.data) } } },
-    ];
-  });
+  mcp.prompt(
+    'summarize',
+    { description: 'Summarize a quarter (asks which one).', asks: { quarter: askQuarter } },
+    (_args, ctx) => {
+      const quarter = ctx.answer('quarter', askQuarter);
+      if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
+      if (quarter.action !== 'accept') return 'Summarize the latest quarterly results.';
+      return [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: `Summarize the ${quarter.data} results for the leadership team.`,
+          },
+        },
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: {
+              uri: `report://${quarter.data}/revenue`,
+              mimeType: 'text/plain',
+              text: table(quarter.data),
+            },
+          },
+        },
+      ];
+    },
+  );
 
-  mcp.resource('report://summary', { name: 'summary', title: 'Quarterly summary', mimeType: 'text/plain' }, (_uri, ctx) => {
-    const quarter = ctx.answer('quarter', askQuarter);
-    if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
-    if (quarter.action !== 'accept') return `Revenue summary, all quarters: ${QUARTERS.map((q) => `${q} ${totalOf(q)}k EUR`).join(', ')}`;
-    return `Revenue report for ${quarter.data}\n${table(quarter.data)}`;
-  });
+  mcp.resource(
+    'report://summary',
+    { name: 'summary', title: 'Quarterly summary', mimeType: 'text/plain' },
+    (_uri, ctx) => {
+      const quarter = ctx.answer('quarter', askQuarter);
+      if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
+      if (quarter.action !== 'accept')
+        return `Revenue summary, all quarters: ${QUARTERS.map((q) => `${q} ${totalOf(q)}k EUR`).join(', ')}`;
+      return `Revenue report for ${quarter.data}\n${table(quarter.data)}`;
+    },
+  );
 
   mcp.resourceTemplate(
     'report://{quarter}/revenue',
@@ -71,20 +117,27 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
       name: 'quarterly revenue',
       title: 'Revenue of one quarter',
       mimeType: 'text/plain',
-      complete: { quarter: (value) => QUARTERS.filter((quarter) => quarter.startsWith(value.toUpperCase())) },
+      complete: {
+        quarter: (value) => QUARTERS.filter((quarter) => quarter.startsWith(value.toUpperCase())),
+      },
     },
     (_uri, variables, ctx) => {
       const quarter = String(variables.quarter);
-      if (!isQuarter(quarter)) throw new Error(`Unknown quarter '${quarter}' (use ${QUARTERS.join(', ')})`);
+      if (!isQuarter(quarter))
+        throw new Error(`Unknown quarter '${quarter}' (use ${QUARTERS.join(', ')})`);
       const currency = ctx.answer('currency', askCurrency(quarter));
-      if (currency === undefined) return inputRequired({ inputRequests: { currency: askCurrency(quarter) } });
+      if (currency === undefined)
+        return inputRequired({ inputRequests: { currency: askCurrency(quarter) } });
       return `Revenue for ${quarter}\n${table(quarter, currency.action === 'accept' ? currency.data : 'EUR')}`;
     },
   );
 
   mcp.tool(
     'summarize_workspace',
-    { description: "Asks for the client's roots and its model's one-line take on the figures, in one round." },
+    {
+      description:
+        "Asks for the client's roots and its model's one-line take on the figures, in one round.",
+    },
     (_args, ctx) => {
       const roots = ctx.rootsAnswer('roots');
       const summary = ctx.samplingAnswer('summary');
@@ -92,18 +145,28 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
         return inputRequired({
           inputRequests: {
             roots: rootsRequest(),
-            summary: sampleRequest(
-              {
-                systemPrompt: 'You are a concise financial analyst.',
-                messages: [{ role: 'user', content: { type: 'text', text: `Summarize in one sentence:\n${QUARTERS.map((q) => `${q}: ${totalOf(q)}k EUR`).join('\n')}` } }],
-                maxTokens: 120,
-              },
-            ),
+            summary: sampleRequest({
+              systemPrompt: 'You are a concise financial analyst.',
+              messages: [
+                {
+                  role: 'user',
+                  content: {
+                    type: 'text',
+                    text: `Summarize in one sentence:\n${QUARTERS.map((q) => `${q}: ${totalOf(q)}k EUR`).join('\n')}`,
+                  },
+                },
+              ],
+              maxTokens: 120,
+            }),
           },
         });
       }
-      const text = !Array.isArray(summary.content) && summary.content.type === 'text' ? summary.content.text : '(no text)';
-      const where = roots.length === 0 ? 'no roots' : roots.map((root) => root.name ?? root.uri).join(', ');
+      const text =
+        !Array.isArray(summary.content) && summary.content.type === 'text'
+          ? summary.content.text
+          : '(no text)';
+      const where =
+        roots.length === 0 ? 'no roots' : roots.map((root) => root.name ?? root.uri).join(', ');
       return `Workspace: ${where}. Model (${summary.model}): ${text}`;
     },
   );

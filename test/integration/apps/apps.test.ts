@@ -5,7 +5,12 @@ import { createBookingServer } from '../../../apps/booking/src/bookingServer.ts'
 import { createDualEraServer } from '../../../apps/dual-era/src/dualEraServer.ts';
 import { createReportingServer } from '../../../apps/reporting/src/reportingServer.ts';
 import { apps, nodeArgs } from '../../../scripts/apps.mjs';
-import { scriptedElicitation, scriptedRoots, scriptedSampling, scripts } from '../../../scripts/demoScenarios.ts';
+import {
+  scriptedElicitation,
+  scriptedRoots,
+  scriptedSampling,
+  scripts,
+} from '../../../scripts/demoScenarios.ts';
 
 /**
  * Every demo app end to end, as `pnpm demo` walks through it: over real HTTP on 127.0.0.1 and
@@ -44,7 +49,13 @@ describe.each(scripts)('the $app app', (script) => {
 
   test.each(cases)('over %s, %s era: every scripted flow ends as scripted', async (via, mode) => {
     const target: ClientTarget =
-      via === 'http' ? url : { command: process.execPath, args: nodeArgs(app?.entry ?? '', '--stdio'), stderr: 'ignore' };
+      via === 'http'
+        ? url
+        : {
+            command: process.execPath,
+            args: nodeArgs(app?.entry ?? '', '--stdio'),
+            stderr: 'ignore',
+          };
     await using client = new Client(target, {
       mode,
       elicitationHandler: scriptedElicitation(script.answers),

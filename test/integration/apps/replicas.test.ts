@@ -20,7 +20,12 @@ const children: ChildProcess[] = [];
 
 async function startReplica(keys: string): Promise<string> {
   const child = spawn(process.execPath, nodeArgs('apps/booking/src/main.ts'), {
-    env: { ...process.env, BOOKING_PORT: '0', REQUEST_STATE_KEY: keys, BOOKING_STORE: join(storeDir, 'bookings.json') },
+    env: {
+      ...process.env,
+      BOOKING_PORT: '0',
+      REQUEST_STATE_KEY: keys,
+      BOOKING_STORE: join(storeDir, 'bookings.json'),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
@@ -40,7 +45,11 @@ let replicaB: string;
 let stranger: string;
 
 beforeAll(async () => {
-  [replicaA, replicaB, stranger] = await Promise.all([startReplica(SHARED_KEYS), startReplica(SHARED_KEYS), startReplica(OTHER_KEY)]);
+  [replicaA, replicaB, stranger] = await Promise.all([
+    startReplica(SHARED_KEYS),
+    startReplica(SHARED_KEYS),
+    startReplica(OTHER_KEY),
+  ]);
 }, 60_000);
 
 afterAll(() => {
@@ -49,7 +58,10 @@ afterAll(() => {
 });
 
 let nextId = 1;
-async function round(url: string, extra: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+async function round(
+  url: string,
+  extra: Record<string, unknown>,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -82,30 +94,48 @@ const accept = (content: Record<string, unknown>) => ({ action: 'accept', conten
 describe('booking across replicas', () => {
   test('each round on a different replica, one flow, completed', async () => {
     const r1 = await round(replicaA, {});
-    expect(r1.result).toMatchObject({ resultType: 'input_required', inputRequests: { destination: {} } });
-    const r2 = await round(replicaB, { inputResponses: { destination: accept({ destination: 'Reykjavik' }) } });
+    expect(r1.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { destination: {} },
+    });
+    const r2 = await round(replicaB, {
+      inputResponses: { destination: accept({ destination: 'Reykjavik' }) },
+    });
     expect(r2.result).toMatchObject({ resultType: 'input_required', inputRequests: { date: {} } });
     const r3 = await round(replicaA, {
       inputResponses: { date: accept({ date: '2026-12-24' }) },
       requestState: r2.result?.requestState,
     });
-    expect(r3.result).toMatchObject({ resultType: 'input_required', inputRequests: { passenger: {} } });
+    expect(r3.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { passenger: {} },
+    });
     const r4 = await round(replicaB, {
       inputResponses: { passenger: accept({ passenger: 'Grace Hopper', confirm: true }) },
       requestState: r3.result?.requestState,
     });
     expect(r4.result).toMatchObject({
       resultType: 'complete',
-      content: [{ type: 'text', text: expect.stringMatching(/^Booked BK-\d{4}: Grace Hopper to Reykjavik on 2026-12-24$/) }],
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(/^Booked BK-\d{4}: Grace Hopper to Reykjavik on 2026-12-24$/),
+        },
+      ],
     });
   });
 
   test('a replica with another key ring rejects the state clearly', async () => {
-    const r2 = await round(replicaA, { inputResponses: { destination: accept({ destination: 'Nuuk' }) } });
+    const r2 = await round(replicaA, {
+      inputResponses: { destination: accept({ destination: 'Nuuk' }) },
+    });
     const elsewhere = await round(stranger, {
       inputResponses: { date: accept({ date: '2026-12-25' }) },
       requestState: r2.result?.requestState,
     });
-    expect(elsewhere.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(elsewhere.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid or expired requestState',
+    });
   });
 });
