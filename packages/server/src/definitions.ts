@@ -4,7 +4,9 @@ import * as z from 'zod';
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 import type { Completer } from './completion.ts';
+import type { ParamHeader } from './http/paramHeaders.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
+import type { ToolInput, ToolInputSchema } from './toolInput.ts';
 
 /**
  * What an author registers: tools, prompts, resources and resource templates, with zod schemas
@@ -15,11 +17,13 @@ import type { DeclaredAsk } from './schemaWarnings.ts';
 export type ParameterSchema = z.ZodObject | Record<string, z.ZodType>;
 
 /** The handler's `args` type for a parameter schema. */
-export type ArgsOf<TSchema> = TSchema extends z.ZodObject
-  ? z.output<TSchema>
-  : TSchema extends Record<string, z.ZodType>
-    ? z.output<z.ZodObject<TSchema>>
-    : Record<string, never>;
+export type ArgsOf<TSchema> = TSchema extends { type: 'object'; _zod?: never }
+  ? Record<string, unknown>
+  : TSchema extends z.ZodObject
+    ? z.output<TSchema>
+    : TSchema extends Record<string, z.ZodType>
+      ? z.output<z.ZodObject<TSchema>>
+      : Record<string, never>;
 
 /** What every handler can declare. */
 interface HandlerOptions {
@@ -41,11 +45,14 @@ export interface ToolAnnotations {
 }
 
 export interface ToolOptions<
-  TSchema extends ParameterSchema | undefined = undefined,
+  TSchema extends ToolInputSchema | undefined = undefined,
 > extends HandlerOptions {
   title?: string;
   description?: string;
-  /** The tool's parameters; the handler's `args` are parsed and typed from it. */
+  /**
+   * The tool's parameters: a `z.object(...)` or its shape (the handler's `args` are parsed and
+   * typed from it), or a JSON Schema object, listed exactly as written and validated as JSON.
+   */
   inputSchema?: TSchema;
   /** The structured result's schema; returned values are checked against it. */
   outputSchema?: z.ZodType;
@@ -104,9 +111,10 @@ export type ResourceTemplateHandler = (
 /** A registered tool, as the server keeps it. */
 export interface ToolDefinition {
   name: string;
-  options: ToolOptions<ParameterSchema | undefined>;
-  input: z.ZodObject | undefined;
-  inputJsonSchema: Record<string, unknown>;
+  options: ToolOptions<ToolInputSchema | undefined>;
+  input: ToolInput | undefined;
+  /** Arguments the client mirrors into `Mcp-Param-*` headers (SEP-2243). */
+  paramHeaders: readonly ParamHeader[];
   outputJsonSchema: Record<string, unknown> | undefined;
   handler: ToolHandler<unknown>;
 }

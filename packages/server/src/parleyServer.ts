@@ -29,6 +29,8 @@ import {
   type ToolHandler,
   type ToolOptions,
 } from './definitions.ts';
+import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
+import { paramHeadersOf } from './http/paramHeaders.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
 import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
@@ -182,7 +184,7 @@ export class ParleyServer {
   }
 
   /** Register a tool. `args` are parsed and typed from `options.inputSchema`. */
-  tool<TSchema extends ParameterSchema | undefined = undefined>(
+  tool<TSchema extends ToolInputSchema | undefined = undefined>(
     name: string,
     options: ToolOptions<TSchema>,
     handler: ToolHandler<ArgsOf<TSchema>>,
@@ -190,22 +192,21 @@ export class ParleyServer {
   tool(name: string, handler: ToolHandler<Record<string, never>>): this;
   tool(
     name: string,
-    optionsOrHandler: ToolOptions<ParameterSchema | undefined> | ToolHandler<never>,
+    optionsOrHandler: ToolOptions<ToolInputSchema | undefined> | ToolHandler<never>,
     maybeHandler?: ToolHandler<never>,
   ): this {
     const [options, handler] = splitArgs<
-      ToolOptions<ParameterSchema | undefined>,
+      ToolOptions<ToolInputSchema | undefined>,
       ToolHandler<never>
     >('tool', optionsOrHandler, maybeHandler);
     this.#assertNew('tool', this.#tools, name);
-    const input = objectSchemaOf(`tool '${name}'`, options.inputSchema);
+    const input = toolInputOf(`tool '${name}'`, options.inputSchema);
     this.#checkAsks(`tool '${name}'`, { kind: 'tool', name }, options.asks);
     this.#tools.set(name, {
       name,
       options,
       input,
-      inputJsonSchema:
-        input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input'),
+      paramHeaders: input === undefined ? [] : paramHeadersOf(input.jsonSchema),
       outputJsonSchema:
         options.outputSchema === undefined
           ? undefined
@@ -382,7 +383,11 @@ export class ParleyServer {
   }
 
   #httpEndpoint(options: HttpOptions): HttpEndpoint {
-    const endpoint = new HttpEndpoint((unit) => this.sdkServerFor(unit), options);
+    const endpoint = new HttpEndpoint(
+      (unit) => this.sdkServerFor(unit),
+      options,
+      (name) => this.#tools.get(name)?.paramHeaders ?? [],
+    );
     this.#changes.addStreams(endpoint.notify);
     return endpoint;
   }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 
+import type { ElicitResult } from '@parley/core';
+
 import { createSeedServer } from './fixtures/seedServer.ts';
 import { connectSdkClient, textOf, type ConnectedClient } from './helpers/sdkClients.ts';
 
@@ -21,7 +23,7 @@ describe('eraBridge', () => {
       via: 'in-process',
       server: createSeedServer({ eraBridge: true }),
       answers: {
-        elicit: (params) =>
+        elicit: (params): ElicitResult =>
           params.message === 'Where would you like to fly?'
             ? { action: 'accept', content: { destination: 'Paris' } }
             : { action: 'accept', content: { date: '2026-08-01' } },

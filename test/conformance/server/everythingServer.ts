@@ -417,6 +417,58 @@ export function createEverythingServer(): ParleyServer {
     return 'prompts_list_changed published';
   });
 
+  // ---- Raw JSON Schema parameters -------------------------------------------------------------
+
+  mcp.tool(
+    'json_schema_2020_12_tool',
+    {
+      description: 'Tool with JSON Schema 2020-12 features (SEP-1613, SEP-2106)',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: {
+            $anchor: 'addressDef',
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
+        },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
+        additionalProperties: false,
+      },
+    },
+    (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+  );
+
+  mcp.tool(
+    'test_x_mcp_header',
+    {
+      description: 'Mirrors an argument into an Mcp-Param header (SEP-2243)',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: {
+            type: 'string',
+            description: 'mirrored into Mcp-Param-Region',
+            'x-mcp-header': 'Region',
+          },
+          level: { type: 'integer', description: 'non-mirrored argument' },
+        },
+      },
+    },
+    (args) => `region=${String(args.region ?? '<none>')}`,
+  );
+
   // ---- Resources ------------------------------------------------------------------------------
 
   mcp.resource(

@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { ServingUnit } from '../sdkServer.ts';
+import { paramHeaderMismatch, type ParamHeader } from './paramHeaders.ts';
 
 /**
  * One HTTP endpoint for both eras, as a web-standard `fetch` handler.
@@ -82,6 +83,7 @@ function sessionlessPush(): UnsupportedCapabilityError {
 
 export class HttpEndpoint {
   readonly #build: (unit: ServingUnit) => Server;
+  readonly #paramHeaders: (tool: string) => readonly ParamHeader[];
   readonly #options: HttpOptions;
   readonly #modern: McpHttpHandler;
   readonly #stateless: LegacyHttpHandler;
@@ -89,8 +91,13 @@ export class HttpEndpoint {
   readonly #idleMs: number;
   #lastSweep = Date.now();
 
-  constructor(build: (unit: ServingUnit) => Server, options: HttpOptions = {}) {
+  constructor(
+    build: (unit: ServingUnit) => Server,
+    options: HttpOptions = {},
+    paramHeaders: (tool: string) => readonly ParamHeader[] = () => [],
+  ) {
     this.#build = build;
+    this.#paramHeaders = paramHeaders;
     this.#options = options;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
     const maxRequestBodySize = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -145,8 +152,11 @@ export class HttpEndpoint {
         parsedBody,
         ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
       };
-      if (!(await isLegacyRequest(request, parsedBody)))
+      if (!(await isLegacyRequest(request, parsedBody))) {
+        const mismatch = this.#paramHeaderMismatch(request, parsedBody);
+        if (mismatch !== undefined) return mismatch;
         return this.#modern.fetch(request, handlerOptions);
+      }
       if (this.#options.sessions === false) return this.#stateless(request, handlerOptions);
       if (sessionId !== null) return this.#inSession(sessionId, request, handlerOptions);
       if (isInitializeRequest(parsedBody)) return this.#newSession(request, handlerOptions);
@@ -217,6 +227,29 @@ export class HttpEndpoint {
     if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
     session.lastSeen = Date.now();
     return session.transport.handleRequest(request, options);
+  }
+
+  /** A 400 `-32020` when a modern `tools/call`'s `Mcp-Param-*` headers disagree with its body. */
+  #paramHeaderMismatch(request: Request, body: unknown): Response | undefined {
+    const message = body as {
+      id?: unknown;
+      method?: unknown;
+      params?: { name?: unknown; arguments?: unknown };
+    };
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string')
+      return undefined;
+    const declared = this.#paramHeaders(message.params.name);
+    if (declared.length === 0) return undefined;
+    const problem = paramHeaderMismatch(request.headers, message.params.arguments, declared);
+    if (problem === undefined) return undefined;
+    return new Response(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32020, message: `Header mismatch: ${problem}` },
+        id: message.id ?? null,
+      }),
+      { status: 400, headers: { 'content-type': 'application/json' } },
+    );
   }
 
   /** Close sessions idle for longer than the timeout (checked lazily, so no timers are needed). */

@@ -6,7 +6,7 @@ import type { HandlerTarget } from '../context.ts';
 import { errorText, isProtocolLevel, toProtocolError } from '../protocolErrors.ts';
 import { toToolResult } from '../results.ts';
 import { middlewareParams, roundMiddlewareContext } from './middlewareContext.ts';
-import { parseArgs } from './parseArgs.ts';
+import { validArgs } from './parseArgs.ts';
 import type { RoundRunner } from './roundRunner.ts';
 
 /**
@@ -20,17 +20,15 @@ export function registerTools(server: Server, runner: RoundRunner): void {
 
   server.setRequestHandler('tools/list', (request, ctx) =>
     runner.runList(ctx, 'tools/list', request.params, () => ({
-      tools: [...runtime.tools.values()].map(
-        ({ name, options, inputJsonSchema, outputJsonSchema }) => ({
-          name,
-          ...(options.title !== undefined ? { title: options.title } : {}),
-          ...(options.description !== undefined ? { description: options.description } : {}),
-          inputSchema: inputJsonSchema as never,
-          ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema as never } : {}),
-          ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
-          ...(options._meta !== undefined ? { _meta: options._meta } : {}),
-        }),
-      ),
+      tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema }) => ({
+        name,
+        ...(options.title !== undefined ? { title: options.title } : {}),
+        ...(options.description !== undefined ? { description: options.description } : {}),
+        inputSchema: (input?.jsonSchema ?? { type: 'object', properties: {} }) as never,
+        ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema as never } : {}),
+        ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+        ...(options._meta !== undefined ? { _meta: options._meta } : {}),
+      })),
     })),
   );
 
@@ -39,7 +37,7 @@ export function registerTools(server: Server, runner: RoundRunner): void {
     if (tool === undefined)
       throw new ProtocolError(-32602, `Tool ${request.params.name} not found`);
     const target: HandlerTarget = { kind: 'tool', name: tool.name };
-    const args = await parseArgs(tool.input, request.params.arguments, `tool ${tool.name}`);
+    const args = await validArgs(tool.input, request.params.arguments, `tool ${tool.name}`);
     const round = await runner.openRound(ctx, target, 'tools/call', request.params.arguments);
     const { context, binding } = round;
     const hasOutputSchema = tool.options.outputSchema !== undefined;
