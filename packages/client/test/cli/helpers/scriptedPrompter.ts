@@ -1,0 +1,120 @@
+import {
+  CANCELLED,
+  type Cancelled,
+  type ConfirmPrompt,
+  type MultiselectPrompt,
+  type Prompter,
+  type SelectPrompt,
+  type TextPrompt,
+} from '../../../src/cli/prompter.ts';
+
+/**
+ * A person at a keyboard, scripted: each prompt takes the next answer (or `CANCELLED`, as
+ * Ctrl-C would). Text prompts run their `validate` like clack does: a refused answer is recorded
+ * and the next scripted answer is typed into the same prompt. Everything shown is kept in
+ * `screen`, one entry per line drawn, and every prompt in `prompts`.
+ */
+
+export type ScriptedAnswer = string | boolean | string[] | Cancelled;
+
+export type SeenPrompt =
+  | ({ kind: 'text' } & TextPrompt)
+  | ({ kind: 'confirm' } & ConfirmPrompt)
+  | ({ kind: 'select' } & SelectPrompt<string>)
+  | ({ kind: 'multiselect' } & MultiselectPrompt<string>);
+
+export interface ScriptedPrompter extends Prompter {
+  readonly screen: string[];
+  readonly prompts: SeenPrompt[];
+  /** Answers not used yet. */
+  readonly remaining: ScriptedAnswer[];
+}
+
+export function scriptedPrompter(
+  answers: ScriptedAnswer[],
+  { validates = true }: { validates?: boolean } = {},
+): ScriptedPrompter {
+  const remaining = [...answers];
+  const screen: string[] = [];
+  const prompts: SeenPrompt[] = [];
+
+  const next = (message: string): ScriptedAnswer => {
+    if (remaining.length === 0)
+      throw new Error(`The script has no answer left for ${JSON.stringify(message)}.`);
+    return remaining.shift()!;
+  };
+  const expectType = <T>(
+    answer: ScriptedAnswer,
+    check: (value: unknown) => value is T,
+    kind: string,
+  ): T | Cancelled => {
+    if (answer === CANCELLED || check(answer)) return answer as T | Cancelled;
+    throw new Error(`The script answered a ${kind} prompt with ${JSON.stringify(answer)}.`);
+  };
+
+  return {
+    screen,
+    prompts,
+    remaining,
+    async text(prompt) {
+      prompts.push({ kind: 'text', ...prompt });
+      screen.push(`? ${prompt.message}`);
+      for (;;) {
+        const answer = expectType(
+          next(prompt.message),
+          (v): v is string => typeof v === 'string',
+          'text',
+        );
+        if (answer === CANCELLED) return answer;
+        const problem = validates ? prompt.validate?.(answer) : undefined;
+        if (problem === undefined) {
+          screen.push(`> ${answer}`);
+          return answer;
+        }
+        screen.push(`! ${problem}`);
+      }
+    },
+    async confirm(prompt) {
+      prompts.push({ kind: 'confirm', ...prompt });
+      screen.push(`? ${prompt.message}`);
+      return expectType(
+        next(prompt.message),
+        (v): v is boolean => typeof v === 'boolean',
+        'confirm',
+      );
+    },
+    async select<V extends string>(prompt: SelectPrompt<V>) {
+      prompts.push({ kind: 'select', ...(prompt as SelectPrompt<string>) });
+      screen.push(`? ${prompt.message}`);
+      const answer = expectType(
+        next(prompt.message),
+        (v): v is string => typeof v === 'string',
+        'select',
+      );
+      if (answer !== CANCELLED && !prompt.options.some((option) => option.value === answer)) {
+        throw new Error(
+          `The script chose ${JSON.stringify(answer)}, not an option of ${JSON.stringify(prompt.message)}.`,
+        );
+      }
+      return answer as V | Cancelled;
+    },
+    async multiselect<V extends string>(prompt: MultiselectPrompt<V>) {
+      prompts.push({ kind: 'multiselect', ...(prompt as MultiselectPrompt<string>) });
+      screen.push(`? ${prompt.message}`);
+      const answer = expectType(
+        next(prompt.message),
+        (v): v is string[] => Array.isArray(v),
+        'multiselect',
+      );
+      return answer as V[] | Cancelled;
+    },
+    step: (message) => void screen.push(`step: ${message}`),
+    info: (message) => void screen.push(`info: ${message}`),
+    success: (message) => void screen.push(`success: ${message}`),
+    warn: (message) => void screen.push(`warn: ${message}`),
+    error: (message) => void screen.push(`error: ${message}`),
+    note: (message, title) => void screen.push(`note ${title}: ${message}`),
+    intro: (title) => void screen.push(`intro: ${title}`),
+    outro: (message) => void screen.push(`outro: ${message}`),
+  };
+}

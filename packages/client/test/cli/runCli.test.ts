@@ -1,0 +1,268 @@
+import { basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { CANCELLED } from '../../src/cli/prompter.ts';
+import { runCli } from '../../src/cli/runCli.ts';
+import { USAGE } from '../../src/cli/usage.ts';
+import {
+  NODE_FROM_SOURCE,
+  repoRoot,
+  startApp,
+  stdioCommand,
+  type RunningApp,
+} from './helpers/demoApps.ts';
+import { scriptedPrompter, type ScriptedAnswer } from './helpers/scriptedPrompter.ts';
+
+/** `parley …` with a scripted person, against the real demo apps in child processes. */
+async function parley(
+  argv: string[],
+  answers: ScriptedAnswer[] = [],
+  options: { interactive?: boolean; signal?: AbortSignal } = {},
+) {
+  const prompter = scriptedPrompter(answers);
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    prompter,
+    cwd: repoRoot,
+    ...options,
+  });
+  expect(prompter.remaining, 'every scripted answer was used').toEqual([]);
+  return { code, stdout, stderr, screen: prompter.screen };
+}
+
+let booking: RunningApp;
+let reporting: RunningApp;
+
+beforeAll(async () => {
+  [booking, reporting] = await Promise.all([startApp('booking'), startApp('reporting')]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([booking?.stop(), reporting?.stop()]);
+});
+
+describe('parley call', () => {
+  test('book_flight: three rounds answered, the booking printed on stdout', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', booking.url, 'book_flight'],
+      ['accept', 'Paris', 'accept', '2026-08-01', 'accept', 'Ada Lovelace', true],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Booked BK-\d+: Ada Lovelace to Paris on 2026-08-01\n$/);
+    const questions = screen.filter((line) => line.startsWith('step:') || line.startsWith('?'));
+    expect(questions).toEqual([
+      'step: book_flight asks (round 1)',
+      '? Where would you like to fly?',
+      '? Destination · City or airport',
+      'step: book_flight asks (round 2)',
+      '? When would you like to fly to Paris?',
+      '? Date · Departure date (YYYY-MM-DD)',
+      'step: book_flight asks (round 3)',
+      '? Book a flight to Paris on 2026-08-01? Who is travelling?',
+      '? Passenger · Full name as on the passport',
+      '? Book it · Book this flight',
+    ]);
+    expect(screen[0]).toBe('intro: parley call book_flight');
+    expect(screen).toContain(`info: Connected to ${booking.url}\nmodern era, MCP 2026-07-28`);
+    expect(screen.at(-1)).toBe('outro: Result');
+  });
+
+  test('the same over a handshake-era session', async () => {
+    const { code, stdout } = await parley(
+      ['call', booking.url, 'book_flight', '--mode', 'handshake'],
+      ['accept', 'Oslo', 'accept', '2026-09-02', 'accept', 'Grace Hopper', true],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Booked BK-\d+: Grace Hopper to Oslo on 2026-09-02/);
+  });
+
+  test('declining the first question ends the booking; the server says so', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', booking.url, 'book_flight'],
+      ['decline'],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe('Booking cancelled.\n');
+    expect(screen).toContain('warn: Declined.');
+  });
+
+  test('Ctrl-C on a field cancels the rest of its round', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', booking.url, 'plan_meeting'],
+      ['accept', CANCELLED],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe('Meeting planning cancelled\n');
+    expect(screen.filter((line) => line.startsWith('info: Cancelled with the rest'))).toHaveLength(
+      2,
+    );
+  });
+
+  test('select, multi-select and defaults reach the server as values', async () => {
+    expect((await parley(['call', booking.url, 'set_priority'], ['accept', 'high'])).stdout).toBe(
+      'Priority set to: high\n',
+    );
+    expect(
+      (await parley(['call', booking.url, 'select_tags'], ['accept', ['bug', 'documentation']]))
+        .stdout,
+    ).toBe('Selected tags: bug, documentation\n');
+    expect(
+      (await parley(['call', booking.url, 'create_task'], ['accept', 'Write docs', '', 'medium']))
+        .stdout,
+    ).toBe('Created task: Write docs (Priority: medium)\n');
+  });
+
+  test('key=value arguments are typed by the tool’s schema', async () => {
+    const { code, stdout } = await parley(['call', booking.url, 'cancel_booking', 'id=BK-9999']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('No booking BK-9999.\n');
+  });
+
+  test('sampling is typed by the person, roots are the current directory', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', reporting.url, 'summarize_workspace'],
+      ['Revenue grew every quarter.'],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `Workspace: ${basename(repoRoot)}. Model (human (parley cli)): Revenue grew every quarter.\n`,
+    );
+    expect(screen).toContain(
+      `info: Sharing the current directory as a root: ${pathToFileURL(repoRoot).href}`,
+    );
+    expect(
+      screen.some((line) =>
+        line.startsWith('note Conversation: system: You are a concise financial analyst.'),
+      ),
+    ).toBe(true);
+  });
+
+  test('an unknown tool is a usage error that lists the tools', async () => {
+    const { code, screen } = await parley(['call', booking.url, 'book_hotel']);
+    expect(code).toBe(2);
+    expect(screen).toContain(
+      'error: The server has no tool "book_hotel"; it has: book_flight, list_bookings, cancel_booking, plan_meeting, set_priority, select_tags, create_task, confirm_purchase.',
+    );
+  });
+
+  test('without a terminal, a question fails the call with a reason', async () => {
+    const { code, screen } = await parley(['call', booking.url, 'book_flight'], [], {
+      interactive: false,
+    });
+    expect(code).toBe(1);
+    expect(screen.some((line) => line.includes('stdin is not a terminal'))).toBe(true);
+  });
+
+  test('Ctrl-C while waiting for the server stops the call', async () => {
+    const interrupt = new AbortController();
+    interrupt.abort(new Error('Interrupted (Ctrl-C).'));
+    const { code, screen } = await parley(['call', booking.url, 'book_flight'], [], {
+      signal: interrupt.signal,
+    });
+    expect(code).toBe(1);
+    expect(screen).toContain('error: Interrupted (Ctrl-C).');
+  });
+
+  test('a server that is not there exits 1 with the reason', async () => {
+    const { code, screen } = await parley(['call', 'http://127.0.0.1:9/mcp', 'book_flight']);
+    expect(code).toBe(1);
+    expect(screen.find((line) => line.startsWith('error:'))).toMatch(/ECONNREFUSED|fetch failed/);
+  });
+});
+
+describe('parley tools, prompt, read', () => {
+  test('tools lists names, descriptions and arguments on stdout', async () => {
+    const { code, stdout, stderr } = await parley(['tools', booking.url]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toContain(
+      'book_flight       Book a flight: asks where, when, and who travels (three\n',
+    );
+    expect(stdout).toContain('                  id=<string> · Booking id, e.g. BK-0001\n');
+  });
+
+  test('prompt answers its question', async () => {
+    const { code, stdout } = await parley(['prompt', reporting.url, 'summarize'], ['accept', 'Q2']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('user: Summarize the Q2 results for the leadership team.');
+  });
+
+  test('read answers its question', async () => {
+    const { code, stdout } = await parley(
+      ['read', reporting.url, 'report://Q1/revenue'],
+      ['accept', 'USD'],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Revenue for Q1\n.*USD/);
+  });
+
+  test('a stdio server: -- <command>', async () => {
+    const { code, stdout } = await parley(
+      ['call', 'set_priority', '--', ...stdioCommand('booking')],
+      ['accept', 'low'],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe('Priority set to: low\n');
+  });
+});
+
+describe('what the demo apps do not show (a handshake-era stdio server)', () => {
+  const server = [
+    '--',
+    process.execPath,
+    ...NODE_FROM_SOURCE,
+    fileURLToPath(new URL('./fixtures/cornerCasesServer.ts', import.meta.url)),
+  ];
+
+  test('a tool error is shown as one and exits 1; a structured result is JSON; URL consent; typed arguments', async () => {
+    const failed = await parley(['call', 'fail', '--mode', 'handshake', ...server]);
+    expect(failed.code).toBe(1);
+    expect(failed.screen).toContain('error: fail reported an error:');
+    expect(failed.stdout).toBe('Disk full\n');
+
+    const structured = await parley(['call', 'structured', '--mode', 'handshake', ...server]);
+    expect(structured.code).toBe(0);
+    expect(structured.stdout).toBe(`${JSON.stringify({ total: 3, items: ['a', 'b'] }, null, 2)}\n`);
+
+    const signIn = await parley(['call', 'sign_in', '--mode', 'handshake', ...server], ['accept']);
+    expect(signIn.stdout).toBe('sign_in: accept\n');
+    expect(signIn.screen).toContain(
+      'note The server asks you to open this URL in your browser: https://auth.example.com/login',
+    );
+
+    const echo = await parley([
+      'call',
+      'echo',
+      'id=0001',
+      'count=3',
+      'urgent=false',
+      '--mode',
+      'handshake',
+      ...server,
+    ]);
+    expect(JSON.parse(echo.stdout)).toEqual({ id: '0001', count: 3, urgent: false });
+  });
+});
+
+describe('usage', () => {
+  test('--help prints the usage on stdout and exits 0', async () => {
+    const { code, stdout } = await parley(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(USAGE);
+    for (const line of USAGE.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  test('a wrong command line exits 2 with the reason on stderr', async () => {
+    const { code, stdout, stderr } = await parley(['call', booking.url]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      "parley: parley call needs the name of the tool.\nRun 'parley --help' for usage.\n",
+    );
+  });
+});
