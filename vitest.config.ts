@@ -45,6 +45,19 @@ export default defineConfig({
           include: ['**/*.test.ts'],
         },
       })),
+      ...(
+        [
+          ['docs-examples', 'docs/examples', '**/*.test.ts'],
+          ['docs', 'docs', 'test/**/*.test.ts'],
+        ] as const
+      ).map(([name, dir, include]) => ({
+        extends: true as const,
+        test: {
+          name,
+          root: fileURLToPath(new URL(`./${dir}`, import.meta.url)),
+          include: [include],
+        },
+      })),
     ],
   },
 });
