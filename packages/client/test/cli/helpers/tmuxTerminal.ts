@@ -56,7 +56,10 @@ export async function openTerminal(
   const socket = `parley-test-${process.pid}-${sessions}`;
   const tmux = (...args: string[]) =>
     run('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8' });
-  const line = `${command.map(shellQuote).join(' ')}; echo "[exit $?]"; exec sleep 3600`;
+  // Keep the pane open after the command exits, with nothing looked up on PATH (a CI shell may
+  // have a minimal one): the test's own node binary idles instead of `sleep`.
+  const idle = `exec ${shellQuote(process.execPath)} -e 'setTimeout(() => {}, 3600000)'`;
+  const line = `${command.map(shellQuote).join(' ')}; echo "[exit $?]"; ${idle}`;
   await tmux('new-session', '-d', '-x', String(columns), '-y', String(rows), '-c', cwd, line);
   // tmux leaves its socket file behind when the server is killed; remove it with the session.
   const socketPath = (await tmux('display-message', '-p', '#{socket_path}')).stdout.trim();
