@@ -1,8 +1,7 @@
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { Client, type ElicitationHandler } from '@parley/client';
 import { ERROR_META_KEY } from '@parley/middleware';
-import { format } from 'node:util';
 
 import * as bookFlight from '../elicitation/bookFlight.ts';
 import * as multiTurn from '../elicitation/multiTurn.ts';
@@ -27,19 +26,8 @@ function normalise(log: string): string {
     .replace(/\d+\.\dms/g, '<n>ms');
 }
 
-async function stderrOf(run: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const spy = vi
-    .spyOn(console, 'error')
-    .mockImplementation((...args: unknown[]) => {
-      lines.push(format(...args));
-    });
-  try {
-    await run();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join('\n');
+function stderrOf(run: () => Promise<unknown>): Promise<string> {
+  return consoleOutput(run, 'error');
 }
 
 describe('per-round semantics', () => {

@@ -20,13 +20,14 @@ export function quoted(path: string): string {
   return readFileSync(`${examplesRoot}/${path}`, 'utf8').replace(/\n$/, '');
 }
 
-/** Everything `console.log` printed while `run` ran, formatted as the console formats it. */
+/** Everything `console.log` (or `console.error`) printed while `run` ran, formatted as the console formats it. */
 export async function consoleOutput(
   run: () => Promise<unknown>,
+  stream: 'log' | 'error' = 'log',
 ): Promise<string> {
   const lines: string[] = [];
   const spy = vi
-    .spyOn(console, 'log')
+    .spyOn(console, stream)
     .mockImplementation((...args: unknown[]) => {
       lines.push(format(...args));
     });
