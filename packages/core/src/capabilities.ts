@@ -1,4 +1,5 @@
 import type { InputRequest } from './inputRequired.ts';
+import type { ClientFeature } from './errors/errorClasses.ts';
 import type { ClientCapabilities } from './wireTypes.ts';
 
 /** The capabilities a client must have declared before a server may send it `request`. */
@@ -57,4 +58,17 @@ export function missingCapabilities(
     if (needed.roots) missing.roots = {};
   }
   return missing;
+}
+
+/**
+ * The feature a set of required capabilities stands for, as errors name it ("URL elicitation
+ * not supported by this client"): URL elicitation only when form is not also needed.
+ */
+export function clientFeatureOf(required: ClientCapabilities): ClientFeature {
+  if (required.elicitation?.url !== undefined && required.elicitation.form === undefined) {
+    return 'URL elicitation';
+  }
+  if (required.elicitation !== undefined) return 'elicitation';
+  if (required.sampling !== undefined) return 'sampling';
+  return 'roots';
 }

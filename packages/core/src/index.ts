@@ -33,7 +33,12 @@ export type {
   InputResponses,
 } from './inputRequired.ts';
 
-export { missingCapabilities, requiredCapabilities, supportsRequest } from './capabilities.ts';
+export {
+  clientFeatureOf,
+  missingCapabilities,
+  requiredCapabilities,
+  supportsRequest,
+} from './capabilities.ts';
 
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';
 export type { CallToolResult, ToolResultInit } from './toolResult.ts';

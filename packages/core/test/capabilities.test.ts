@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import {
+  clientFeatureOf,
   type InputRequest,
   missingCapabilities,
   requiredCapabilities,
@@ -82,5 +83,15 @@ describe('missingCapabilities', () => {
 
   test('no requests, nothing missing', () => {
     expect(missingCapabilities(undefined, [])).toBeUndefined();
+  });
+});
+
+describe('clientFeatureOf', () => {
+  test('names what the capabilities stand for, URL only when form is not needed too', () => {
+    expect(clientFeatureOf({ elicitation: { url: {} } })).toBe('URL elicitation');
+    expect(clientFeatureOf({ elicitation: { form: {}, url: {} } })).toBe('elicitation');
+    expect(clientFeatureOf({ elicitation: {} })).toBe('elicitation');
+    expect(clientFeatureOf({ sampling: {} })).toBe('sampling');
+    expect(clientFeatureOf({ roots: {} })).toBe('roots');
   });
 });

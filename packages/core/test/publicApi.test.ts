@@ -27,6 +27,7 @@ test('the public API is exactly this', () => {
       'ToolResult',
       'UnsupportedCapabilityError',
       'UnsupportedProtocolVersionError',
+      'clientFeatureOf',
       'eraOf',
       'fromJsonRpcError',
       'inputRequired',

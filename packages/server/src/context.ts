@@ -1,11 +1,13 @@
 import {
   AcceptedElicitation,
+  CancelledElicitation,
+  DeclinedElicitation,
+  clientFeatureOf,
   EraMismatchError,
   UnsupportedCapabilityError,
   requiredCapabilities,
   supportsRequest,
   type ClientCapabilities,
-  type ClientFeature,
   type CreateMessageResult,
   type ElicitationResult,
   type ElicitationSchema,
@@ -17,12 +19,7 @@ import {
   type InputResponses,
   type Root,
 } from '@parley/core';
-import {
-  type CompiledResponseType,
-  type InferResponse,
-  type ResponseType,
-  type ResponseTypeOptions,
-} from '@parley/schema';
+import { type InferResponse, type ResponseType, type ResponseTypeOptions } from '@parley/schema';
 
 import { elicitAnswerOf, rootsAnswerOf, samplingAnswerOf, toElicitationResult } from './answers.ts';
 import { askInfoOf, samplingParams, type SampleInit, type TypedElicitRequest } from './asks.ts';
@@ -92,12 +89,6 @@ export interface ContextInit {
   /** Reports compatibility warnings about a schema this handler asks with. */
   lintSchema: (schema: ElicitationSchema) => void;
 }
-
-const FEATURE_OF: Record<InputRequest['method'], ClientFeature> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
 
 /**
  * What a handler gets besides its arguments: the era it is served on, the answers and state of
@@ -172,9 +163,8 @@ export class Context {
     };
     this.#assertSupported(push, request);
     const answer = await push.elicit(request.params, this.#waitOptions(options.timeoutMs));
-    if (answer.action !== 'accept') {
-      return toElicitationResult(answer, compiled(null) as CompiledResponseType<never>);
-    }
+    if (answer.action === 'decline') return new DeclinedElicitation();
+    if (answer.action === 'cancel') return new CancelledElicitation();
     return new AcceptedElicitation({
       elicitationId,
       complete: () => push.completeElicitation(elicitationId),
@@ -266,13 +256,10 @@ export class Context {
     const unavailable = push.unavailable?.(request);
     if (unavailable !== undefined) throw unavailable;
     if (!supportsRequest(this.requestContext.clientCapabilities, request)) {
-      const feature =
-        request.method === 'elicitation/create' && request.params.mode === 'url'
-          ? 'URL elicitation'
-          : FEATURE_OF[request.method];
+      const required = requiredCapabilities(request);
       throw new UnsupportedCapabilityError({
-        feature,
-        requiredCapabilities: requiredCapabilities(request),
+        feature: clientFeatureOf(required),
+        requiredCapabilities: required,
       });
     }
   }

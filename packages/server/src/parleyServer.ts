@@ -155,6 +155,8 @@ export class ParleyServer {
   readonly #middleware: (Middleware | MiddlewareFunction)[] = [];
   readonly #sealer: RequestStateSealer;
   readonly #lintSchema: ServerRuntime['lintSchema'];
+  /** What every serving unit shares; its registries are the live maps, so it is built once. */
+  readonly #runtime: ServerRuntime;
   readonly #changes = new ChangeNotifier();
   /** Set once the server has served anything: later registrations are announced to clients. */
   #serving = false;
@@ -181,6 +183,22 @@ export class ParleyServer {
       ...(security.replayStore !== undefined ? { replayStore: security.replayStore } : {}),
       ...(security.now !== undefined ? { now: security.now } : {}),
     });
+    this.#runtime = {
+      info: this.#info,
+      instructions: this.#options.instructions,
+      tools: this.#tools,
+      prompts: this.#prompts,
+      resources: this.#resources,
+      templates: this.#templates,
+      sealer: this.#sealer,
+      elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+      report: this.#options.onError ?? defaultReport,
+      lintSchema: this.#lintSchema,
+      middleware: this.#middleware,
+      changes: this.#changes,
+      eraBridge: this.#options.eraBridge === true,
+      now: this.#options.requestStateSecurity?.now ?? Date.now,
+    };
   }
 
   /** Register a tool. `args` are parsed and typed from `options.inputSchema`. */
@@ -379,7 +397,7 @@ export class ParleyServer {
   /** @internal The SDK server for one serving unit; transports call this. */
   sdkServerFor(unit: ServingUnit): Server {
     this.#serving = true;
-    return buildSdkServer(this.#runtime(), unit);
+    return buildSdkServer(this.#runtime, unit);
   }
 
   #httpEndpoint(options: HttpOptions): HttpEndpoint {
@@ -394,25 +412,6 @@ export class ParleyServer {
 
   #announce(kind: ListKind): void {
     if (this.#serving) this.#changes.listChanged(kind);
-  }
-
-  #runtime(): ServerRuntime {
-    return {
-      info: this.#info,
-      instructions: this.#options.instructions,
-      tools: this.#tools,
-      prompts: this.#prompts,
-      resources: this.#resources,
-      templates: this.#templates,
-      sealer: this.#sealer,
-      elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
-      report: this.#options.onError ?? defaultReport,
-      lintSchema: this.#lintSchema,
-      middleware: this.#middleware,
-      changes: this.#changes,
-      eraBridge: this.#options.eraBridge === true,
-      now: this.#options.requestStateSecurity?.now ?? Date.now,
-    };
   }
 
   /** Compile and lint the asks a handler declares, before it is ever called. */

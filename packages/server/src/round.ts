@@ -1,5 +1,6 @@
 import {
   InvalidRequestStateError,
+  clientFeatureOf,
   ParleyError,
   UnsupportedCapabilityError,
   missingCapabilities,
@@ -97,7 +98,7 @@ export async function finishAsk(
   );
   if (missing !== undefined) {
     throw new UnsupportedCapabilityError(
-      { feature: featureOf(missing), requiredCapabilities: missing },
+      { feature: clientFeatureOf(missing), requiredCapabilities: missing },
       {
         message: `The client did not declare the capabilities this request needs: ${JSON.stringify(missing)}`,
       },
@@ -131,12 +132,4 @@ export async function finishAsk(
     requestState,
     ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
   };
-}
-
-function featureOf(
-  missing: ClientCapabilities,
-): 'elicitation' | 'URL elicitation' | 'sampling' | 'roots' {
-  if (missing.elicitation?.form !== undefined) return 'elicitation';
-  if (missing.elicitation?.url !== undefined) return 'URL elicitation';
-  return missing.sampling !== undefined ? 'sampling' : 'roots';
 }

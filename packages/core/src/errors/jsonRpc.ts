@@ -1,9 +1,9 @@
+import { clientFeatureOf } from '../capabilities.ts';
 import type { ClientCapabilities } from '../wireTypes.ts';
 import {
   InvalidRequestStateError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
-  type ClientFeature,
 } from './errorClasses.ts';
 import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
 
@@ -79,15 +79,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function featureOf(required: ClientCapabilities): ClientFeature {
-  if (required.elicitation?.url !== undefined && required.elicitation.form === undefined) {
-    return 'URL elicitation';
-  }
-  if (required.elicitation !== undefined) return 'elicitation';
-  if (required.sampling !== undefined) return 'sampling';
-  return 'roots';
-}
-
 /**
  * The typed Parley error a JSON-RPC error stands for, when it stands for one a client can act
  * on (`-32022`, `-32021`, an invalid `requestState`); `undefined` otherwise.
@@ -107,7 +98,7 @@ export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undef
         ? (data.requiredCapabilities as ClientCapabilities)
         : {};
       return new UnsupportedCapabilityError(
-        { feature: featureOf(requiredCapabilities), requiredCapabilities },
+        { feature: clientFeatureOf(requiredCapabilities), requiredCapabilities },
         { message: error.message, cause: error },
       );
     }
