@@ -71,7 +71,7 @@ export {
   fromJsonRpcError,
   toJsonRpcError,
 } from './errors/jsonRpc.ts';
-export type { JsonRpcErrorObject } from './errors/jsonRpc.ts';
+export type { JsonRpcErrorObject, ToJsonRpcErrorOptions } from './errors/jsonRpc.ts';
 
 export type {
   AudioContent,

@@ -1,3 +1,4 @@
+import { hasBrand, stampBrands } from './brands.ts';
 import type { InputRequests, InputRequiredResult } from './inputRequired.ts';
 import type { ContentBlock, Meta } from './wireTypes.ts';
 
@@ -20,9 +21,11 @@ export interface ToolResultInit {
 /**
  * The result of one round of a tool call, as middleware sees it. A final round is a plain
  * `ToolResult`; an asking round is an {@link InputRequiredToolResult}, so
- * `result instanceof InputRequiredToolResult` tells the two apart.
+ * `result instanceof InputRequiredToolResult` tells the two apart, across the ESM and CJS copies
+ * of this package too (the classes are branded).
  */
 export class ToolResult {
+  static readonly brand: string = '@parley/core:ToolResult';
   readonly content: readonly ContentBlock[];
   readonly structuredContent: Record<string, unknown> | undefined;
   readonly isError: boolean;
@@ -33,6 +36,11 @@ export class ToolResult {
     this.structuredContent = init.structuredContent;
     this.isError = init.isError ?? false;
     this.meta = init._meta;
+    stampBrands(this, new.target);
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(this, value);
   }
 
   /** The wire form of this result. */
@@ -50,13 +58,17 @@ export class ToolResult {
 
 /** A round that asks the client for input instead of finishing the call. */
 export class InputRequiredToolResult extends ToolResult {
+  static override readonly brand: string = '@parley/core:InputRequiredToolResult';
   readonly inputRequests: InputRequests | undefined;
   readonly requestState: string | undefined;
+  /** The JSON state the handler returned with `inputRequired({ state })`, sealed by the server. */
+  readonly state: unknown;
 
   constructor(result: InputRequiredResult) {
     super(result._meta !== undefined ? { _meta: result._meta } : {});
     this.inputRequests = result.inputRequests;
     this.requestState = result.requestState;
+    this.state = result.state;
   }
 
   /** The keys of the requests this round asks, in order. */
@@ -69,6 +81,7 @@ export class InputRequiredToolResult extends ToolResult {
       resultType: 'input_required',
       ...(this.inputRequests !== undefined ? { inputRequests: this.inputRequests } : {}),
       ...(this.requestState !== undefined ? { requestState: this.requestState } : {}),
+      ...(this.state !== undefined ? { state: this.state } : {}),
       ...(this.meta !== undefined ? { _meta: this.meta } : {}),
     };
   }

@@ -1,6 +1,9 @@
 import { clientFeatureOf } from '../capabilities.ts';
 import type { ClientCapabilities } from '../wireTypes.ts';
+import type { Era } from '../protocolVersions.ts';
 import {
+  InvalidAnswerError,
+  InvalidInputResponsesError,
   InvalidRequestStateError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
@@ -43,14 +46,27 @@ const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
   internal: JSON_RPC_ERROR_CODES.internalError,
 };
 
+/** What shapes the JSON-RPC error: the era of the connection it is sent on. */
+export interface ToJsonRpcErrorOptions {
+  /**
+   * `'handshake'`: codes that exist only at MCP 2026-07-28 are never used (a missing client
+   * capability is then `-32603`, with the same message and data). Default `'modern'`.
+   */
+  era?: Era;
+}
+
 /**
  * The JSON-RPC error for anything thrown while serving a request, in one place.
  *
  * Parley errors keep their message and get their code; an invalid `requestState` always gets
  * the same message and data, whatever went wrong, so the client learns nothing it could use to
- * probe the sealing. Anything else is an internal error whose details stay on the server.
+ * probe the sealing. An invalid answer carries its key and field in `data`, so the client can
+ * rebuild the typed error. Anything else is an internal error whose details stay on the server.
  */
-export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
+export function toJsonRpcError(
+  error: unknown,
+  options: ToJsonRpcErrorOptions = {},
+): JsonRpcErrorObject {
   if (!(error instanceof ParleyError)) {
     return { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' };
   }
@@ -64,9 +80,34 @@ export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
   }
   if (error instanceof UnsupportedCapabilityError) {
     return {
-      code,
+      code: options.era === 'handshake' ? JSON_RPC_ERROR_CODES.internalError : code,
       message: error.message,
       data: { requiredCapabilities: error.data?.requiredCapabilities },
+    };
+  }
+  if (error instanceof InvalidAnswerError && error.data !== undefined) {
+    const { key, field, reason } = error.data;
+    return {
+      code,
+      message: error.message,
+      data: {
+        reason: 'invalid_answer',
+        ...(key !== undefined ? { key } : {}),
+        ...(field !== undefined ? { field } : {}),
+        problem: reason,
+      },
+    };
+  }
+  if (error instanceof InvalidInputResponsesError && error.data !== undefined) {
+    const { key, reason } = error.data;
+    return {
+      code,
+      message: error.message,
+      data: {
+        reason: 'invalid_input_responses',
+        ...(key !== undefined ? { key } : {}),
+        problem: reason,
+      },
     };
   }
   if (error instanceof UnsupportedProtocolVersionError) {
@@ -81,7 +122,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The typed Parley error a JSON-RPC error stands for, when it stands for one a client can act
- * on (`-32022`, `-32021`, an invalid `requestState`); `undefined` otherwise.
+ * on (`-32022`, `-32021`, an invalid `requestState`, answer or `inputResponses`); `undefined`
+ * otherwise.
  */
 export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undefined {
   const data = isRecord(error.data) ? error.data : undefined;
@@ -105,6 +147,25 @@ export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undef
     case JSON_RPC_ERROR_CODES.invalidParams:
       if (data?.reason === 'invalid_request_state') {
         return new InvalidRequestStateError({ reason: 'rejected by the server' }, { cause: error });
+      }
+      if (data?.reason === 'invalid_answer') {
+        return new InvalidAnswerError(
+          {
+            ...(typeof data.key === 'string' ? { key: data.key } : {}),
+            ...(typeof data.field === 'string' ? { field: data.field } : {}),
+            reason: typeof data.problem === 'string' ? data.problem : error.message,
+          },
+          { cause: error },
+        );
+      }
+      if (data?.reason === 'invalid_input_responses') {
+        return new InvalidInputResponsesError(
+          {
+            ...(typeof data.key === 'string' ? { key: data.key } : {}),
+            reason: typeof data.problem === 'string' ? data.problem : error.message,
+          },
+          { cause: error },
+        );
       }
       return undefined;
     default:

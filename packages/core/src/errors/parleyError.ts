@@ -1,13 +1,9 @@
-/**
- * The base of every error Parley raises on purpose.
- *
- * Packages are shipped as ESM and CJS, and a server and a client may each load their own copy of
- * `@parley/core`, so plain prototype `instanceof` would fail across copies. Every instance
- * therefore carries the brands of its class chain under a global symbol, and each Parley error
- * class answers `instanceof` from those brands.
- */
+import { hasBrand, stampBrands } from '../brands.ts';
 
-const BRANDS: unique symbol = Symbol.for('@parley/core.errorBrands') as never;
+/**
+ * The base of every error Parley raises on purpose. Branded (see `brands.ts`), so `instanceof`
+ * holds across the ESM and CJS copies of this package.
+ */
 
 /** Every `code` a Parley error can carry. */
 export type ParleyErrorCode =
@@ -26,18 +22,6 @@ export interface ParleyErrorOptions<TData> {
   cause?: unknown;
 }
 
-interface BrandedClass {
-  readonly brand?: string;
-}
-
-function brandsOf(target: unknown): string[] {
-  const brands: string[] = [];
-  for (let ctor = target; typeof ctor === 'function'; ctor = Object.getPrototypeOf(ctor)) {
-    if (Object.hasOwn(ctor, 'brand')) brands.push((ctor as BrandedClass).brand as string);
-  }
-  return brands;
-}
-
 /** The base class: a string `code`, optional structured `data`, and the standard `cause`. */
 export class ParleyError<TData = unknown> extends Error {
   /** The global brand of this class; subclasses that want cross-copy `instanceof` set their own. */
@@ -45,14 +29,11 @@ export class ParleyError<TData = unknown> extends Error {
 
   readonly code: ParleyErrorCode;
   readonly data: TData | undefined;
-  declare readonly [BRANDS]: readonly string[];
-
   constructor(code: ParleyErrorCode, message: string, options: ParleyErrorOptions<TData> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.data = options.data;
-    const brands = brandsOf(new.target);
-    Object.defineProperty(this, BRANDS, { value: Object.freeze(brands) });
+    const brands = stampBrands(this, new.target);
     this.name = (brands[0] ?? ParleyError.brand).split(':')[1] ?? 'ParleyError';
   }
 
@@ -62,11 +43,7 @@ export class ParleyError<TData = unknown> extends Error {
    * (an author's `class MyError extends ParleyError`) fall back to the prototype chain.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (!Object.hasOwn(this, 'brand'))
-      return Function.prototype[Symbol.hasInstance].call(this, value);
-    if (typeof value !== 'object' || value === null) return false;
-    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
-    return Array.isArray(brands) && brands.includes((this as BrandedClass).brand);
+    return hasBrand(this, value);
   }
 
   /** A plain object for logs and serialisation. */

@@ -66,11 +66,42 @@ describe('toJsonRpcError', () => {
     });
   });
 
-  test('invalid answers and inputResponses are -32602 with their message', () => {
-    const answer = new InvalidAnswerError({ field: 'age', reason: 'expected an integer' });
-    expect(toJsonRpcError(answer)).toEqual({ code: -32602, message: answer.message });
+  test('invalid answers and inputResponses are -32602 with their message, key and field', () => {
+    const answer = new InvalidAnswerError({
+      key: 'profile',
+      field: 'age',
+      reason: 'expected an integer',
+    });
+    expect(toJsonRpcError(answer)).toEqual({
+      code: -32602,
+      message: answer.message,
+      data: {
+        reason: 'invalid_answer',
+        key: 'profile',
+        field: 'age',
+        problem: 'expected an integer',
+      },
+    });
     const responses = new InvalidInputResponsesError({ reason: 'not an object' });
-    expect(toJsonRpcError(responses)).toEqual({ code: -32602, message: responses.message });
+    expect(toJsonRpcError(responses)).toEqual({
+      code: -32602,
+      message: responses.message,
+      data: { reason: 'invalid_input_responses', problem: 'not an object' },
+    });
+  });
+
+  test('a missing client capability is -32021 on the modern era and -32603 on the handshake era', () => {
+    const error = new UnsupportedCapabilityError({
+      feature: 'elicitation',
+      requiredCapabilities: { elicitation: {} },
+    });
+    expect(toJsonRpcError(error).code).toBe(-32021);
+    expect(toJsonRpcError(error, { era: 'modern' }).code).toBe(-32021);
+    expect(toJsonRpcError(error, { era: 'handshake' })).toEqual({
+      code: -32603,
+      message: error.message,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
   });
 
   test('server-side mistakes are -32603 with their message', () => {
@@ -102,6 +133,25 @@ describe('toJsonRpcError', () => {
 });
 
 describe('fromJsonRpcError', () => {
+  test('an invalid answer comes back typed, with its key and field', () => {
+    const sent = new InvalidAnswerError({ key: 'trip', field: 'date', reason: 'expected a date' });
+    const back = fromJsonRpcError(toJsonRpcError(sent));
+    expect(back).toBeInstanceOf(InvalidAnswerError);
+    expect(back?.data).toEqual({ key: 'trip', field: 'date', reason: 'expected a date' });
+    expect(back?.message).toBe(sent.message);
+  });
+
+  test('invalid inputResponses come back typed, with the key', () => {
+    const sent = new InvalidInputResponsesError({ key: 'a', reason: 'expected an object' });
+    const back = fromJsonRpcError(toJsonRpcError(sent));
+    expect(back).toBeInstanceOf(InvalidInputResponsesError);
+    expect(back?.data).toEqual({ key: 'a', reason: 'expected an object' });
+  });
+
+  test('a bare -32602 stands for nothing Parley can type', () => {
+    expect(fromJsonRpcError({ code: -32602, message: 'Invalid params' })).toBeUndefined();
+  });
+
   test('-32022 becomes UnsupportedProtocolVersionError', () => {
     const wire = {
       code: -32022,

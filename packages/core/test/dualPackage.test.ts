@@ -7,12 +7,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'tsdown';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { libraryConfig } from '../../../../tsdown.base.ts';
-import * as source from '../../src/index.ts';
+import { libraryConfig } from '../../../tsdown.base.ts';
+import * as source from '../src/index.ts';
 
 type CoreModule = typeof source;
 
-const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const outDir = mkdtempSync(join(tmpdir(), 'parley-core-dual-'));
 let esm: CoreModule;
 let cjs: CoreModule;
@@ -115,5 +115,59 @@ describe('two copies of @parley/core loaded at once (ESM beside CJS)', () => {
       message: 'Invalid or expired requestState',
       data: { reason: 'invalid_request_state' },
     });
+  });
+});
+
+const resultClassNames = [
+  'AcceptedElicitation',
+  'DeclinedElicitation',
+  'CancelledElicitation',
+  'ToolResult',
+  'InputRequiredToolResult',
+] as const;
+
+function resultOf(mod: CoreModule, name: (typeof resultClassNames)[number]): object {
+  switch (name) {
+    case 'AcceptedElicitation':
+      return new mod.AcceptedElicitation({ city: 'Lisbon' });
+    case 'DeclinedElicitation':
+      return new mod.DeclinedElicitation();
+    case 'CancelledElicitation':
+      return new mod.CancelledElicitation();
+    case 'ToolResult':
+      return new mod.ToolResult({ content: [{ type: 'text', text: 'done' }] });
+    case 'InputRequiredToolResult':
+      return new mod.InputRequiredToolResult({ resultType: 'input_required', requestState: 's' });
+  }
+}
+
+describe('result classes across the two copies', () => {
+  test.each(resultClassNames)(
+    'a %s from one copy is instanceof the class of every copy',
+    (name) => {
+      for (const made of [resultOf(cjs, name), resultOf(esm, name), resultOf(source, name)]) {
+        for (const mod of [cjs, esm, source]) expect(made).toBeInstanceOf(mod[name]);
+      }
+    },
+  );
+
+  test('an ask from the CJS copy is an InputRequiredToolResult and a ToolResult to the ESM copy', () => {
+    const ask = resultOf(cjs, 'InputRequiredToolResult');
+    expect(ask).toBeInstanceOf(esm.InputRequiredToolResult);
+    expect(ask).toBeInstanceOf(esm.ToolResult);
+  });
+
+  test('a final result is never mistaken for an ask, nor one outcome for another', () => {
+    expect(resultOf(cjs, 'ToolResult')).not.toBeInstanceOf(esm.InputRequiredToolResult);
+    expect(resultOf(esm, 'DeclinedElicitation')).not.toBeInstanceOf(cjs.CancelledElicitation);
+    expect(resultOf(esm, 'AcceptedElicitation')).not.toBeInstanceOf(cjs.DeclinedElicitation);
+    expect({ action: 'accept', data: 1 }).not.toBeInstanceOf(esm.AcceptedElicitation);
+  });
+
+  test("an author's subclass without a brand of its own still works by prototype", () => {
+    class Mine extends source.ToolResult {}
+    expect(new Mine()).toBeInstanceOf(Mine);
+    expect(new Mine()).toBeInstanceOf(cjs.ToolResult);
+    expect(new source.ToolResult()).not.toBeInstanceOf(Mine);
   });
 });
