@@ -8,7 +8,7 @@
  */
 
 export { createRequestStateSealer } from './requestStateSealer.ts';
-export type { RequestStateSealer } from './requestStateSealer.ts';
+export type { OpenedToken, RequestStateSealer } from './requestStateSealer.ts';
 export type { RequestStateSealerOptions } from './options.ts';
 export type { RequestBinding } from './binding.ts';
 export type { SealingEngineName } from './engines/engine.ts';

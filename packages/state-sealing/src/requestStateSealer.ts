@@ -44,6 +44,20 @@ export interface RequestStateSealer {
    * `reason` says why (for logs; never tell the client).
    */
   open(token: string, binding: RequestBinding): Promise<string>;
+  /**
+   * `open`, also returning what a server needs to enforce single use itself: the token's id
+   * (unique per token, never reused) and the last moment it can open (expiry plus clock skew).
+   */
+  openToken(token: string, binding: RequestBinding): Promise<OpenedToken>;
+}
+
+/** What {@link RequestStateSealer.openToken} returns. */
+export interface OpenedToken {
+  plaintext: string;
+  /** The token's id: its key id and nonce, base64url. */
+  tokenId: string;
+  /** After this (milliseconds since the epoch) the token no longer opens. */
+  expiresAt: number;
 }
 
 const API = 'createRequestStateSealer';
@@ -85,6 +99,76 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
       throw new TypeError(`${api}: options.now() must return milliseconds since the epoch`);
     }
     return Math.floor(time);
+  }
+
+  async function openToken(token: string, binding: RequestBinding): Promise<OpenedToken> {
+    checkBinding(binding, 'open');
+    // Cheap checks first: nothing is decoded, hashed or decrypted for a token that cannot be one.
+    if (typeof token !== 'string') throw reject('malformed', 'the token is not a string');
+    if (token.length > maxTokenBytes) {
+      throw reject(
+        'too-large',
+        `the token is ${token.length} bytes, over maxTokenBytes (${maxTokenBytes})`,
+      );
+    }
+    if (token.length < MIN_TOKEN_LENGTH || !token.startsWith(TOKEN_PREFIX)) {
+      throw reject('malformed', `not a ${TOKEN_PREFIX} token`);
+    }
+    if (!isCanonicalBase64Url(token, TOKEN_PREFIX.length)) {
+      throw reject('malformed', 'the token is not canonical base64url');
+    }
+    const bytes = engine.decodeBase64Url(token, TOKEN_PREFIX.length);
+    const { ring, audienceTag } = prepared ?? (await ready);
+    const kid = readUint32(bytes, 0);
+    const key = ring.byKid.get(kid);
+    if (key === undefined) {
+      throw reject('unknown-key', `key id ${kid.toString(16).padStart(8, '0')} is not in the ring`);
+    }
+    const aad = aadOf(bytes);
+    const decrypted = engine.decrypt(
+      key,
+      aad.subarray(NONCE_OFFSET),
+      aad,
+      bytes.subarray(HEADER_BYTES),
+    );
+    const plain = decrypted instanceof Promise ? await decrypted : decrypted;
+    if (plain === undefined) throw reject('tampered', 'the token does not authenticate');
+    if (plain.length < CLAIMS_BYTES) throw reject('malformed', 'the token has no claims');
+
+    const claims = readClaims(plain);
+    if (!constantTimeEqual(claims.audienceTag, audienceTag)) {
+      throw reject('wrong-audience', 'the token was sealed for another audience');
+    }
+    const now = clock('open');
+    if (now > claims.expiresAt + skewMs) {
+      throw reject('expired', `the token expired at ${iso(claims.expiresAt)} (now ${iso(now)})`);
+    }
+    if (claims.issuedAt > now + skewMs) {
+      throw reject(
+        'expired',
+        `the token is issued in the future, at ${iso(claims.issuedAt)} (now ${iso(now)})`,
+      );
+    }
+    let digest: Uint8Array;
+    try {
+      const hashed = engine.sha256(bindingText(binding));
+      digest = hashed instanceof Promise ? await hashed : hashed;
+    } catch (cause) {
+      // Arguments with no JSON form cannot have been sealed, so no token binds to them.
+      throw reject('wrong-binding', 'the request arguments have no JSON form', cause);
+    }
+    if (!constantTimeEqual(claims.bindingDigest, digest)) {
+      throw reject(
+        'wrong-binding',
+        'the token was sealed for another request (method, target, arguments or principal)',
+      );
+    }
+    const tokenId = engine.encodeBase64Url(bytes.subarray(0, HEADER_BYTES));
+    const expiresAt = claims.expiresAt + skewMs;
+    if (replayStore !== undefined && !(await replayStore.claim(tokenId, expiresAt))) {
+      throw reject('replayed', 'the token was already used');
+    }
+    return { plaintext: engine.decodeUtf8(plain.subarray(CLAIMS_BYTES)), tokenId, expiresAt };
   }
 
   return {
@@ -132,78 +216,10 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     },
 
     async open(token, binding) {
-      checkBinding(binding, 'open');
-      // Cheap checks first: nothing is decoded, hashed or decrypted for a token that cannot be one.
-      if (typeof token !== 'string') throw reject('malformed', 'the token is not a string');
-      if (token.length > maxTokenBytes) {
-        throw reject(
-          'too-large',
-          `the token is ${token.length} bytes, over maxTokenBytes (${maxTokenBytes})`,
-        );
-      }
-      if (token.length < MIN_TOKEN_LENGTH || !token.startsWith(TOKEN_PREFIX)) {
-        throw reject('malformed', `not a ${TOKEN_PREFIX} token`);
-      }
-      if (!isCanonicalBase64Url(token, TOKEN_PREFIX.length)) {
-        throw reject('malformed', 'the token is not canonical base64url');
-      }
-      const bytes = engine.decodeBase64Url(token, TOKEN_PREFIX.length);
-      const { ring, audienceTag } = prepared ?? (await ready);
-      const kid = readUint32(bytes, 0);
-      const key = ring.byKid.get(kid);
-      if (key === undefined) {
-        throw reject(
-          'unknown-key',
-          `key id ${kid.toString(16).padStart(8, '0')} is not in the ring`,
-        );
-      }
-      const aad = aadOf(bytes);
-      const decrypted = engine.decrypt(
-        key,
-        aad.subarray(NONCE_OFFSET),
-        aad,
-        bytes.subarray(HEADER_BYTES),
-      );
-      const plain = decrypted instanceof Promise ? await decrypted : decrypted;
-      if (plain === undefined) throw reject('tampered', 'the token does not authenticate');
-      if (plain.length < CLAIMS_BYTES) throw reject('malformed', 'the token has no claims');
-
-      const claims = readClaims(plain);
-      if (!constantTimeEqual(claims.audienceTag, audienceTag)) {
-        throw reject('wrong-audience', 'the token was sealed for another audience');
-      }
-      const now = clock('open');
-      if (now > claims.expiresAt + skewMs) {
-        throw reject('expired', `the token expired at ${iso(claims.expiresAt)} (now ${iso(now)})`);
-      }
-      if (claims.issuedAt > now + skewMs) {
-        throw reject(
-          'expired',
-          `the token is issued in the future, at ${iso(claims.issuedAt)} (now ${iso(now)})`,
-        );
-      }
-      let digest: Uint8Array;
-      try {
-        const hashed = engine.sha256(bindingText(binding));
-        digest = hashed instanceof Promise ? await hashed : hashed;
-      } catch (cause) {
-        // Arguments with no JSON form cannot have been sealed, so no token binds to them.
-        throw reject('wrong-binding', 'the request arguments have no JSON form', cause);
-      }
-      if (!constantTimeEqual(claims.bindingDigest, digest)) {
-        throw reject(
-          'wrong-binding',
-          'the token was sealed for another request (method, target, arguments or principal)',
-        );
-      }
-      if (replayStore !== undefined) {
-        const tokenId = engine.encodeBase64Url(bytes.subarray(0, HEADER_BYTES));
-        if (!(await replayStore.claim(tokenId, claims.expiresAt + skewMs))) {
-          throw reject('replayed', 'the token was already used');
-        }
-      }
-      return engine.decodeUtf8(plain.subarray(CLAIMS_BYTES));
+      return (await openToken(token, binding)).plaintext;
     },
+
+    openToken,
   };
 }
 

@@ -24,6 +24,20 @@ describe('round trip', () => {
     expect(await s.open(await s.seal(state, BOOK_TRIP), BOOK_TRIP)).toBe(state);
   });
 
+  test('openToken also gives the token id and the last moment it opens', async () => {
+    const s = sealer();
+    const first = await s.seal(TRIP_STATE, BOOK_TRIP);
+    const second = await s.seal(TRIP_STATE, BOOK_TRIP);
+    const a = await s.openToken(first, BOOK_TRIP);
+    const b = await s.openToken(second, BOOK_TRIP);
+    expect(a.plaintext).toBe(TRIP_STATE);
+    expect(a.tokenId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(a.tokenId).not.toBe(b.tokenId);
+    expect(first.slice('ps1.'.length).startsWith(a.tokenId.slice(0, 20))).toBe(true);
+    expect(a.expiresAt).toBeGreaterThan(Date.now() + 500_000);
+    expect((await s.openToken(first, BOOK_TRIP)).tokenId).toBe(a.tokenId);
+  });
+
   test('a token opens on another sealer with the same keys and audience', async () => {
     const token = await sealer().seal(TRIP_STATE, BOOK_TRIP);
     expect(await sealer().open(token, BOOK_TRIP)).toBe(TRIP_STATE);
