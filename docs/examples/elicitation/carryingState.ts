@@ -32,15 +32,16 @@ export function createServer(
 ): ParleyServer {
   const mcp = new ParleyServer({ name: 'Fare Server', ...options });
 
-  mcp.tool('book_cheapest', (_args, ctx) => {
-    // Later rounds: the quote computed on round 1 comes back, verified, as plaintext.
-    if (ctx.requestState !== null) {
-      const quote = Quote.parse(JSON.parse(ctx.requestState));
+  // stateSchema types ctx.state and checks it when it comes back.
+  mcp.tool('book_cheapest', { stateSchema: Quote }, (_args, ctx) => {
+    // Later rounds: the quote computed on round 1 comes back, verified and typed (a Quote).
+    const quote = ctx.state;
+    if (quote !== null) {
       const confirm = ctx.answer('confirm', askConfirm(quote));
       if (confirm === undefined) {
         return inputRequired({
           inputRequests: { confirm: askConfirm(quote) },
-          requestState: ctx.requestState,
+          state: quote,
         });
       }
       return confirm.action === 'accept' && confirm.data
@@ -55,13 +56,13 @@ export function createServer(
       });
     if (where.action !== 'accept') return 'Not booked';
 
-    const quote: Quote = {
+    const fresh: Quote = {
       destination: where.data,
       fare: quoteFare(where.data),
     };
     return inputRequired({
-      inputRequests: { confirm: askConfirm(quote) },
-      requestState: JSON.stringify(quote), // sealed by Parley before it leaves the server
+      inputRequests: { confirm: askConfirm(fresh) },
+      state: fresh, // any JSON value; sealed by Parley before it leaves the server
     });
   });
 

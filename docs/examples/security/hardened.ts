@@ -1,14 +1,15 @@
 import {
   type ParleyServer,
   type ParleyServerOptions,
+  type SingleUseStore,
 } from '@parley/server';
-import { createMemoryReplayStore } from '@parley/state-sealing';
 
 import { createServer as createBookingServer } from '../elicitation/bookFlight.ts';
 
 export function createServer(
   keys: string[],
   log = console.error,
+  store?: SingleUseStore,
 ): ParleyServer {
   // #region hardened
   const options: Partial<ParleyServerOptions> = {
@@ -16,7 +17,8 @@ export function createServer(
     requestStateSecurity: {
       keys, // shared by every replica
       ttlSeconds: 300, // a flow must go on within 5 minutes of its last round
-      replayStore: createMemoryReplayStore(), // each state opens once (one process; share one across replicas)
+      singleUse: true, // each state is spent by the round that completes with it
+      replayWindowMs: 60_000, // a retry within a minute gets the same answer again
       maxTokenBytes: 4096, // refuse to mint bigger state, at mint time
     },
     // Clients only ever see "Invalid or expired requestState"; the reason is for your logs.
@@ -24,5 +26,6 @@ export function createServer(
       log(`${where.method} ${where.target}: ${String(error)}`),
   };
   // #endregion hardened
+  if (store !== undefined) options.requestStateSecurity!.singleUse = store;
   return createBookingServer(options);
 }

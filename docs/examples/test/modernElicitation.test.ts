@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 
 import {
   Client,
+  InvalidAnswerError,
   ParleyError,
   type ClientMode,
   type ElicitationHandler,
@@ -322,26 +323,57 @@ describe('what the page claims about answers and state', () => {
     };
   }
 
-  test('an accepted answer that does not fit never reaches the tool: -32602, naming the field', async () => {
-    const server = rewritingAnswers(
-      readingAnswers.createServer({ onError: () => {} }),
-      {
-        ok: 'yes please',
+  test('an answer that does not fit is asked again, in the words of the form', async () => {
+    let sent = 0;
+    const server = readingAnswers.createServer({ onError: () => {} });
+    const firstAnswerWrong: InProcessServer = {
+      connect: (transport) => server.connect(transport),
+      fetch: async (request) =>
+        (await request.clone().text()).includes('inputResponses') &&
+        sent++ === 0
+          ? rewritingAnswers(server, { ok: 'yes please' }).fetch(request)
+          : server.fetch(request),
+    };
+    const messages: string[] = [];
+    const { client } = await connect(
+      firstAnswerWrong,
+      'modern',
+      (message, rt) => {
+        messages.push(message);
+        return rt({ ok: true });
       },
     );
-    const { client } = await connect(server, 'modern', (_m, rt) =>
-      rt({ ok: true }),
-    );
     await using _ = client;
-    const failure = (await client
+    expect(textOf(await client.callTool('confirm'))).toBe(
+      'Proceeding with true',
+    );
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toBe(quoted('elicitation/reasking.out.txt'));
+  });
+
+  test('an answer that keeps not fitting ends, after three re-asks, in an InvalidAnswerError naming the field', async () => {
+    const server = rewritingAnswers(
+      readingAnswers.createServer({ onError: () => {} }),
+      { ok: 'yes please' },
+    );
+    let asked = 0;
+    const { client } = await connect(server, 'modern', (_m, rt) => {
+      asked += 1;
+      return rt({ ok: true });
+    });
+    await using _ = client;
+    const failure = await client
       .callTool('confirm')
-      .catch((error: unknown) => error)) as Error & {
-      code?: unknown;
-    };
-    expect(failure.message).toMatch(
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InvalidAnswerError);
+    expect((failure as InvalidAnswerError).data).toMatchObject({
+      key: 'ok',
+      field: 'ok',
+    });
+    expect((failure as Error).message).toMatch(
       /^Invalid answer to 'ok' in field 'ok'/,
     );
-    expect(failure.code).toBe(-32602);
+    expect(asked).toBe(4);
   });
 
   test('the era errors reach the client as JSON-RPC -32603', async () => {

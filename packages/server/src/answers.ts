@@ -3,7 +3,6 @@ import {
   CancelledElicitation,
   DeclinedElicitation,
   InvalidAnswerError,
-  InvalidInputResponsesError,
   type CreateMessageResult,
   type ElicitationResult,
   type ElicitResult,
@@ -12,93 +11,46 @@ import {
 } from '@parley/core';
 import type { CompiledResponseType } from '@parley/schema';
 
+import { elicitationShapeProblem } from './round/asked.ts';
+
 /**
- * Reading the client's answers. On the modern protocol they arrive in `inputResponses` and are
- * attacker-controlled until checked here; on the handshake era one answer arrives as the result
- * of a pushed request. Both end in the same typed result union.
+ * Reading the client's answers as typed results. On the modern protocol they arrive in
+ * `inputResponses` (already screened by the round: only asked keys, of the right kind); on the
+ * handshake era one answer arrives as the result of a pushed request. Both end in the same
+ * typed result union, and a bad answer is the same `InvalidAnswerError` in both.
  */
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
-
-function entryProblem(entry: unknown): string | undefined {
-  if (!isRecord(entry))
-    return 'expected an object (an ElicitResult, CreateMessageResult or ListRootsResult)';
-  if ('action' in entry) {
-    if (!ACTIONS.has(entry.action))
-      return `action must be accept, decline or cancel, got ${JSON.stringify(entry.action)}`;
-    if (entry.content !== undefined && !isRecord(entry.content)) return 'content must be an object';
-    return undefined;
-  }
-  if ('roots' in entry) {
-    if (
-      !Array.isArray(entry.roots) ||
-      !entry.roots.every((root) => isRecord(root) && typeof root.uri === 'string')
-    ) {
-      return 'roots must be an array of { uri }';
-    }
-    return undefined;
-  }
-  if ('model' in entry || 'role' in entry) {
-    if (
-      typeof entry.model !== 'string' ||
-      (entry.role !== 'user' && entry.role !== 'assistant') ||
-      entry.content === undefined
-    ) {
-      return 'a sampling result needs role, content and model';
-    }
-    return undefined;
-  }
-  return 'not an elicitation, sampling or roots result';
-}
-
-/**
- * Check the shape of a retry's `inputResponses`. Keys the SDK already set aside as malformed
- * (`dropped`) and entries of no known result shape are a protocol error, not a missing answer.
- *
- * @throws {InvalidInputResponsesError}
- */
-export function checkInputResponses(
-  responses: Record<string, unknown> | undefined,
-  dropped: readonly string[] = [],
-): InputResponses | null {
-  const [firstDropped] = dropped;
-  if (firstDropped !== undefined) {
-    throw new InvalidInputResponsesError({
-      key: firstDropped,
-      reason: 'expected a bare result object',
-    });
-  }
-  if (responses === undefined) return null;
-  for (const [key, entry] of Object.entries(responses)) {
-    const problem = entryProblem(entry);
-    if (problem !== undefined) throw new InvalidInputResponsesError({ key, reason: problem });
-  }
-  return Object.freeze({ ...(responses as InputResponses) });
-}
-
 /**
  * One elicitation answer as the author's typed result. Accepted content is validated against
  * the response type (defaults filled, value unwrapped); decline and cancel are answers too.
  *
- * @throws {InvalidAnswerError} when accepted content does not fit.
+ * @throws {InvalidAnswerError} when the answer is not an elicitation result, or its content
+ *   does not fit; `key` names it when given.
  */
 export function toElicitationResult<TData>(
-  answer: ElicitResult,
+  answer: unknown,
   compiled: CompiledResponseType<TData>,
   key?: string,
 ): ElicitationResult<TData> {
-  switch (answer.action) {
+  const problem = isRecord(answer)
+    ? elicitationShapeProblem(answer)
+    : 'the client did not answer with an elicitation result';
+  if (problem !== undefined) {
+    throw new InvalidAnswerError({ ...(key !== undefined ? { key } : {}), reason: problem });
+  }
+  const { action, content } = answer as unknown as ElicitResult;
+  switch (action) {
     case 'decline':
       return new DeclinedElicitation();
     case 'cancel':
       return new CancelledElicitation();
     case 'accept':
       try {
-        return new AcceptedElicitation(compiled.parse(answer.content ?? {}));
+        return new AcceptedElicitation(compiled.parse(content ?? {}));
       } catch (error) {
         if (
           error instanceof InvalidAnswerError &&
@@ -147,4 +99,24 @@ export function rootsAnswerOf(responses: InputResponses | null, key: string): Ro
   if (entry === undefined) return undefined;
   if (!('roots' in entry)) throw wrongKind(key, 'a roots result');
   return entry.roots;
+}
+
+/** Why a pushed sampling or roots result is malformed, or `undefined`. */
+export function pushedResultProblem(
+  method: 'sampling/createMessage' | 'roots/list',
+  result: unknown,
+): string | undefined {
+  if (!isRecord(result))
+    return `the client answered ${method} with ${typeof result}, not a result object`;
+  if (method === 'roots/list') {
+    return Array.isArray(result.roots) &&
+      result.roots.every((root) => isRecord(root) && typeof root.uri === 'string')
+      ? undefined
+      : 'the client answered roots/list without an array of { uri }';
+  }
+  return typeof result.model === 'string' &&
+    (result.role === 'user' || result.role === 'assistant') &&
+    isRecord(result.content)
+    ? undefined
+    : 'the client answered sampling/createMessage without role, content and model';
 }

@@ -4,6 +4,7 @@ import {
   DeclinedElicitation,
   clientFeatureOf,
   EraMismatchError,
+  InvalidAnswerError,
   UnsupportedCapabilityError,
   requiredCapabilities,
   supportsRequest,
@@ -25,6 +26,8 @@ import { elicitAnswerOf, rootsAnswerOf, samplingAnswerOf, toElicitationResult } 
 import { askInfoOf, samplingParams, type SampleInit, type TypedElicitRequest } from './asks.ts';
 import { compiled } from './compiledResponseTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
+import { problemOf, reaskRequest } from './round/reask.ts';
+import { elicitParamsFor } from './round/versionSchemas.ts';
 
 /** Who is asking: the handler kind and its name (or URI). */
 export interface HandlerTarget {
@@ -75,12 +78,17 @@ export interface UrlElicitation {
   complete(): Promise<void>;
 }
 
+/** What the server builds a {@link Context} from (internal). */
 export interface ContextInit {
   target: HandlerTarget;
   request: RequestContext;
   flow: Flow;
   inputResponses: InputResponses | null;
   requestState: string | null;
+  /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
+  state: unknown;
+  /** How many times a bad answer to a handshake-era `ctx.elicit` is asked again. */
+  maxReasks: number;
   signal: AbortSignal;
   push: PushChannel | undefined;
   log: (level: LogLevel, data: unknown) => Promise<void>;
@@ -93,15 +101,29 @@ export interface ContextInit {
 /**
  * What a handler gets besides its arguments: the era it is served on, the answers and state of
  * the modern guard pattern, and the handshake era's server-initiated requests.
+ *
+ * `TState` is the type of {@link Context.state}, from the handler's `stateSchema`.
  */
-export class Context {
+export class Context<TState = unknown> {
   readonly requestContext: RequestContext;
   /** `'handshake'` or `'modern'`: which input API this request can use. */
   readonly era: Era;
-  /** Modern era: the client's answers to the previous round, or `null` on the first round. */
+  /**
+   * Modern era: the client's answers to what the previous round asked, or `null` on the first
+   * round. Answers to anything that round did not ask have already been dropped.
+   */
   readonly inputResponses: Readonly<InputResponses> | null;
-  /** Modern era: the plaintext state the previous round returned (already verified), or `null`. */
+  /**
+   * Modern era: the state the previous round returned (already verified), as a string: the
+   * `requestState` it gave, or the JSON text of its `state`; `null` on the first round.
+   */
   readonly requestState: string | null;
+  /**
+   * Modern era: the state the previous round returned with `inputRequired({ state })`, parsed
+   * (and checked against the handler's `stateSchema`, when it declares one); `null` on the first
+   * round, or when the previous round gave its state as a `requestState` string.
+   */
+  readonly state: TState | null;
   readonly flow: Flow;
   /** Aborted when the client cancels the request. */
   readonly signal: AbortSignal;
@@ -113,6 +135,7 @@ export class Context {
     this.era = init.request.era;
     this.inputResponses = init.inputResponses;
     this.requestState = init.requestState;
+    this.state = (init.state ?? null) as TState | null;
     this.flow = init.flow;
     this.signal = init.signal;
   }
@@ -124,9 +147,11 @@ export class Context {
 
   /**
    * Handshake era: ask the user now and wait for the answer, validated and typed. Decline and
-   * cancel resolve as results. Throws an {@link EraMismatchError} on a modern request (return
+   * cancel resolve as results. An answer that does not fit is asked again, saying what was
+   * wrong (up to the server's `maxReasks`, default 3), then rejects with an
+   * {@link InvalidAnswerError}. Throws an {@link EraMismatchError} on a modern request (return
    * `inputRequired(...)` there) and an {@link UnsupportedCapabilityError} when the client cannot
-   * answer elicitations.
+   * answer elicitations (or cannot express this one in its protocol version).
    */
   async elicit<const R extends ResponseType>(
     message: string,
@@ -136,14 +161,27 @@ export class Context {
     const push = this.#pushChannel('ctx.elicit()');
     const { timeoutMs, ...labels } = options;
     const compiledType = compiled(responseType, labels);
+    const question = { message, requestedSchema: compiledType.requestedSchema };
     const request: ElicitRequest = {
       method: 'elicitation/create',
-      params: { mode: 'form', message, requestedSchema: compiledType.requestedSchema },
+      params: { mode: 'form', ...question },
     };
     this.#assertSupported(push, request);
     this.#init.lintSchema(compiledType.requestedSchema);
-    const answer = await push.elicit(request.params, this.#waitOptions(timeoutMs));
-    return toElicitationResult(answer, compiledType);
+    const version = this.requestContext.protocolVersion;
+    let params = elicitParamsFor(request.params, version);
+    for (let reasks = 0; ; reasks++) {
+      const answer = await push.elicit(params, this.#waitOptions(timeoutMs));
+      try {
+        return toElicitationResult(answer, compiledType);
+      } catch (error) {
+        if (!(error instanceof InvalidAnswerError) || reasks >= this.#init.maxReasks) throw error;
+        params = elicitParamsFor(
+          reaskRequest(question, problemOf(undefined, error)).params,
+          version,
+        );
+      }
+    }
   }
 
   /**
@@ -162,7 +200,11 @@ export class Context {
       params: { mode: 'url', message, url: String(url), elicitationId },
     };
     this.#assertSupported(push, request);
-    const answer = await push.elicit(request.params, this.#waitOptions(options.timeoutMs));
+    const params = elicitParamsFor(request.params, this.requestContext.protocolVersion);
+    const answer = toElicitationResult(
+      await push.elicit(params, this.#waitOptions(options.timeoutMs)),
+      compiled(null),
+    );
     if (answer.action === 'decline') return new DeclinedElicitation();
     if (answer.action === 'cancel') return new CancelledElicitation();
     return new AcceptedElicitation({
@@ -193,6 +235,11 @@ export class Context {
    * Modern era: the answer to the elicitation asked under `key` on the previous round,
    * validated against `responseType` (or the request built by `elicitRequest`) and typed;
    * `undefined` when the client sent no answer under that key (ask again).
+   *
+   * An answer that did not fit the question as asked has already been asked again by the
+   * server (up to `maxReasks` times) before the handler runs; one that fits the question but
+   * not `responseType` (a refinement the schema cannot express) throws here, and if the handler
+   * lets it go, the server asks again too.
    *
    * @throws {InvalidAnswerError} when accepted content does not fit the type.
    */
@@ -269,6 +316,7 @@ export class Context {
   }
 }
 
+/** True for an elicitation request built by `elicitRequest` (or by hand). */
 function isElicitRequest(value: unknown): value is ElicitRequest {
   return (
     typeof value === 'object' &&

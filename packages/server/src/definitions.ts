@@ -1,10 +1,12 @@
 import type { Meta } from '@parley/core';
+import type { StandardSchemaV1, UriTemplate } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 import type { Completer } from './completion.ts';
 import type { ParamHeader } from './http/paramHeaders.ts';
+import type { AskedRecord } from './round/asked.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
 import type { ToolInput, ToolInputSchema } from './toolInput.ts';
 
@@ -25,14 +27,34 @@ export type ArgsOf<TSchema> = TSchema extends { type: 'object'; _zod?: never }
       ? z.output<z.ZodObject<TSchema>>
       : Record<string, never>;
 
+/** A schema for the JSON state a handler carries between rounds (any Standard Schema: zod, …). */
+export type StateSchema = StandardSchemaV1;
+
+/** The type of `ctx.state` for a handler declaring `stateSchema`. */
+export type StateOf<TStateSchema> = TStateSchema extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<TStateSchema>
+  : unknown;
+
 /** What every handler can declare. */
-interface HandlerOptions {
+interface HandlerOptions<TStateSchema extends StateSchema | undefined = undefined> {
   /**
    * The asks this handler makes, by key: a response type or an `elicitRequest(...)`. Optional;
    * declared asks are compiled and linted at registration, so a schema the spec cannot express
-   * fails there, and compatibility warnings reach `onWarning` before the first call.
+   * fails there, and compatibility warnings reach `onWarning` before the first call. They are
+   * also the only answers a first round may bring before anything was asked (a client that
+   * answers up front); without a declaration such answers are ignored.
    */
   asks?: Record<string, DeclaredAsk>;
+  /**
+   * The schema of the state this handler returns with `inputRequired({ state })`: `ctx.state`
+   * on the next round is checked against it and typed by it.
+   */
+  stateSchema?: TStateSchema;
+  /**
+   * How many times an answer that does not fit is asked again (with what was wrong) before the
+   * handler gets the `InvalidAnswerError`. Default: the server's `maxReasks` (3).
+   */
+  maxReasks?: number;
 }
 
 /** Hints about a tool's behaviour, as MCP defines them. */
@@ -46,7 +68,8 @@ export interface ToolAnnotations {
 
 export interface ToolOptions<
   TSchema extends ToolInputSchema | undefined = undefined,
-> extends HandlerOptions {
+  TStateSchema extends StateSchema | undefined = undefined,
+> extends HandlerOptions<TStateSchema> {
   title?: string;
   description?: string;
   /**
@@ -66,11 +89,15 @@ export interface ToolOptions<
   _meta?: Meta;
 }
 
-export type ToolHandler<TArgs> = (args: TArgs, ctx: Context) => ToolReturn | Promise<ToolReturn>;
+export type ToolHandler<TArgs, TState = unknown> = (
+  args: TArgs,
+  ctx: Context<TState>,
+) => ToolReturn | Promise<ToolReturn>;
 
 export interface PromptOptions<
   TSchema extends ParameterSchema | undefined = undefined,
-> extends HandlerOptions {
+  TStateSchema extends StateSchema | undefined = undefined,
+> extends HandlerOptions<TStateSchema> {
   title?: string;
   description?: string;
   /** The prompt's arguments (MCP prompt arguments are strings). */
@@ -80,12 +107,14 @@ export interface PromptOptions<
   _meta?: Meta;
 }
 
-export type PromptHandler<TArgs> = (
+export type PromptHandler<TArgs, TState = unknown> = (
   args: TArgs,
-  ctx: Context,
+  ctx: Context<TState>,
 ) => PromptReturn | Promise<PromptReturn>;
 
-export interface ResourceOptions extends HandlerOptions {
+export interface ResourceOptions<
+  TStateSchema extends StateSchema | undefined = undefined,
+> extends HandlerOptions<TStateSchema> {
   name: string;
   /** Resource templates: suggestions for each variable as the user types, by variable name. */
   complete?: Record<string, Completer>;
@@ -100,18 +129,23 @@ export interface ResourceOptions extends HandlerOptions {
   _meta?: Meta;
 }
 
-export type ResourceHandler = (uri: URL, ctx: Context) => ResourceReturn | Promise<ResourceReturn>;
+export type ResourceHandler<TState = unknown> = (
+  uri: URL,
+  ctx: Context<TState>,
+) => ResourceReturn | Promise<ResourceReturn>;
 
-export type ResourceTemplateHandler = (
+export type ResourceTemplateHandler<TState = unknown> = (
   uri: URL,
   variables: Record<string, string | string[]>,
-  ctx: Context,
+  ctx: Context<TState>,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
 /** A registered tool, as the server keeps it. */
 export interface ToolDefinition {
   name: string;
-  options: ToolOptions<ToolInputSchema | undefined>;
+  options: ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
+  /** The declared asks, as the record a round screens answers with. */
+  declaredAsks: AskedRecord;
   input: ToolInput | undefined;
   /** Arguments the client mirrors into `Mcp-Param-*` headers (SEP-2243). */
   paramHeaders: readonly ParamHeader[];
@@ -128,7 +162,8 @@ export interface PromptArgument {
 
 export interface PromptDefinition {
   name: string;
-  options: PromptOptions<ParameterSchema | undefined>;
+  options: PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
+  declaredAsks: AskedRecord;
   input: z.ZodObject | undefined;
   argumentList: PromptArgument[] | undefined;
   handler: PromptHandler<unknown>;
@@ -136,13 +171,17 @@ export interface PromptDefinition {
 
 export interface ResourceDefinition {
   uri: string;
-  options: ResourceOptions;
+  options: ResourceOptions<StateSchema | undefined>;
+  declaredAsks: AskedRecord;
   handler: ResourceHandler;
 }
 
 export interface ResourceTemplateDefinition {
   uriTemplate: string;
-  options: ResourceOptions;
+  options: ResourceOptions<StateSchema | undefined>;
+  declaredAsks: AskedRecord;
+  /** Compiled once, at registration. */
+  matcher: UriTemplate;
   handler: ResourceTemplateHandler;
 }
 

@@ -5,11 +5,25 @@
 
 export { ParleyServer } from './parleyServer.ts';
 export type {
+  HttpRunOptions,
   ParleyServerOptions,
   RequestStateSecurity,
   RunOptions,
   RunningServer,
-} from './parleyServer.ts';
+  StdioRunOptions,
+} from './options.ts';
+export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
+export type { ArgumentLimits } from './round/limits.ts';
+export type { ListKind } from './notifications.ts';
+export type { Completer } from './completion.ts';
+export type { JsonSchemaObject, ToolInputSchema } from './toolInput.ts';
+
+export { createMemorySingleUseStore } from './round/singleUse.ts';
+export type {
+  MemorySingleUseStoreOptions,
+  SingleUseBegin,
+  SingleUseStore,
+} from './round/singleUse.ts';
 
 export { Context } from './context.ts';
 export type {
@@ -32,6 +46,8 @@ export type {
   PromptHandler,
   PromptOptions,
   ResourceHandler,
+  StateOf,
+  StateSchema,
   ResourceOptions,
   ResourceTemplateHandler,
   ToolAnnotations,

@@ -2,14 +2,11 @@ import { InvalidRequestStateError, type Implementation } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import {
   localhostAllowedHostnames,
+  UriTemplate,
   type Server,
   type Transport,
 } from '@modelcontextprotocol/server';
-import {
-  createRequestStateSealer,
-  type ReplayStore,
-  type RequestStateSealer,
-} from '@parley/state-sealing';
+import { createRequestStateSealer } from '@parley/state-sealing';
 
 import {
   jsonSchemaOf,
@@ -25,98 +22,30 @@ import {
   type ResourceOptions,
   type ResourceTemplateDefinition,
   type ResourceTemplateHandler,
+  type StateOf,
+  type StateSchema,
   type ToolDefinition,
   type ToolHandler,
   type ToolOptions,
 } from './definitions.ts';
-import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
-import { paramHeadersOf } from './http/paramHeaders.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
+import { paramHeadersOf } from './http/paramHeaders.ts';
+import { ModernDispatcher } from './modern/dispatcher.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
-import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
+import type { HttpRunOptions, ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
+import { askedEntryOf, type AskedRecord } from './round/asked.ts';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './round/limits.ts';
+import { createMemorySingleUseStore, type SingleUsePolicy } from './round/singleUse.ts';
+import type { ServerRuntime } from './runtime.ts';
 import {
   createSchemaLinter,
   declaredSchema,
+  isDeclaredElicitRequest,
   type DeclaredAsk,
-  type WarningReporter,
   type WarningSource,
 } from './schemaWarnings.ts';
-
-/** How `requestState` is sealed. */
-export interface RequestStateSecurity {
-  /**
-   * A key ring shared by every replica: `keys[0]` seals, every key opens. Each secret must be at
-   * least 32 bytes. Default: one random key per process (right for stdio and single workers).
-   */
-  keys?: ReadonlyArray<string | Uint8Array>;
-  /** How long a round's state stays valid. Default 600 (10 minutes). */
-  ttlSeconds?: number;
-  /** The largest sealed state the server will mint. Default 8 KiB. */
-  maxTokenBytes?: number;
-  /** Make every state single-use (a second use of the same token is rejected). */
-  replayStore?: ReplayStore;
-  /** The clock, in milliseconds since the epoch (for tests). Default `Date.now`. */
-  now?: () => number;
-}
-
-/** Options of {@link ParleyServer}. */
-export interface ParleyServerOptions {
-  /** The server's name: shown to clients, and the audience every sealed state is bound to. */
-  name: string;
-  version?: string;
-  title?: string;
-  instructions?: string;
-  requestStateSecurity?: RequestStateSecurity;
-  /** Default wait for a person to answer a handshake-era request. Default 600 000 (10 minutes). */
-  elicitationTimeoutMs?: number;
-  /**
-   * Server-side reports: why a `requestState` was rejected (the client only ever sees "Invalid or
-   * expired requestState"), and failures of handlers. Default: one line on stderr.
-   */
-  onError?: (error: unknown, where: { method: string; target: string }) => void;
-  /**
-   * Compatibility warnings about the schemas handlers ask with (a top-level title, a field that
-   * looks like a secret, a wrapper left with a generic label…), each reported once: at
-   * registration for declared `asks`, otherwise when first sent. Default: one line on stderr.
-   */
-  onWarning?: WarningReporter;
-  /** HTTP behaviour: sessions for handshake-era clients, DNS-rebinding protection, body limit. */
-  http?: HttpOptions;
-  /**
-   * Opt-in bridge between the eras: an `inputRequired(...)` returned on a handshake-era
-   * connection is fulfilled by pushing its requests to the client (real `elicitation/create`,
-   * `sampling/createMessage`, `roots/list`) and running the handler again with the answers and
-   * the state, as a modern client would. Off by default: the era gate is strict, and a guard
-   * that returns an ask on a handshake connection fails with an `EraMismatchError`.
-   */
-  eraBridge?: boolean;
-}
-
-/** A running server, as `run()` returns it. */
-export interface RunningServer {
-  /** The endpoint's URL (HTTP only), e.g. `http://127.0.0.1:3001/mcp`. */
-  url?: string;
-  close(): Promise<void>;
-}
-
-/** Serve over stdio: one process, both eras. */
-export interface StdioRunOptions {
-  transport: 'stdio';
-}
-
-/** Serve over HTTP on Node: one endpoint, both eras. */
-export interface HttpRunOptions extends HttpOptions {
-  transport: 'http';
-  /** Default `127.0.0.1`. Binding elsewhere needs `allowedHosts` for DNS-rebinding protection. */
-  host?: string;
-  /** Default 3000; 0 picks a free port (read it from the returned `url`). */
-  port?: number;
-  /** Default `/mcp`. */
-  path?: string;
-}
-
-/** Options of {@link ParleyServer.run}. */
-export type RunOptions = StdioRunOptions | HttpRunOptions;
+import { buildSessionServer } from './sdk/sessionServer.ts';
+import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
 
 /** The SDK's own default request-body limit (4 MiB). */
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -124,6 +53,9 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_REASKS = 3;
+const DEFAULT_REPLAY_WINDOW_MS = 60_000;
+const DEFAULT_ROUND_LEASE_MS = 30_000;
 
 function defaultWarn(message: string): void {
   // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
@@ -146,17 +78,17 @@ function defaultReport(error: unknown, where: { method: string; target: string }
  */
 export class ParleyServer {
   readonly name: string;
-  readonly #info: Implementation;
   readonly #options: ParleyServerOptions;
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #prompts = new Map<string, PromptDefinition>();
   readonly #resources = new Map<string, ResourceDefinition>();
   readonly #templates: ResourceTemplateDefinition[] = [];
   readonly #middleware: (Middleware | MiddlewareFunction)[] = [];
-  readonly #sealer: RequestStateSealer;
   readonly #lintSchema: ServerRuntime['lintSchema'];
-  /** What every serving unit shares; its registries are the live maps, so it is built once. */
+  /** What every transport shares; its registries are the live maps, so it is built once. */
   readonly #runtime: ServerRuntime;
+  /** Modern requests over stdio (each HTTP endpoint has its own, over the same runtime). */
+  readonly #dispatcher: ModernDispatcher;
   readonly #changes = new ChangeNotifier();
   /** Set once the server has served anything: later registrations are announced to clients. */
   #serving = false;
@@ -168,61 +100,83 @@ export class ParleyServer {
     }
     this.name = options.name;
     this.#options = options;
-    this.#info = {
+    const info: Implementation = {
       name: options.name,
       version: options.version ?? '0.0.0',
       ...(options.title !== undefined ? { title: options.title } : {}),
     };
-    this.#lintSchema = createSchemaLinter(options.onWarning ?? defaultWarn);
+    const warn = options.onWarning ?? defaultWarn;
+    this.#lintSchema = createSchemaLinter(warn);
     const security = options.requestStateSecurity ?? {};
-    this.#sealer = createRequestStateSealer({
-      audience: options.name,
-      ...(security.keys !== undefined ? { keys: security.keys } : {}),
-      ...(security.ttlSeconds !== undefined ? { ttlSeconds: security.ttlSeconds } : {}),
-      ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
-      ...(security.replayStore !== undefined ? { replayStore: security.replayStore } : {}),
-      ...(security.now !== undefined ? { now: security.now } : {}),
-    });
+    const maxReasks = options.maxReasks ?? DEFAULT_MAX_REASKS;
+    if (!Number.isSafeInteger(maxReasks) || maxReasks < 0) {
+      throw new RangeError(
+        `ParleyServer: options.maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,
+      );
+    }
     this.#runtime = {
-      info: this.#info,
-      instructions: this.#options.instructions,
+      info,
+      instructions: options.instructions,
       tools: this.#tools,
       prompts: this.#prompts,
       resources: this.#resources,
       templates: this.#templates,
-      sealer: this.#sealer,
-      elicitationTimeoutMs: this.#options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
-      report: this.#options.onError ?? defaultReport,
+      sealer: createRequestStateSealer({
+        audience: options.name,
+        ...(security.keys !== undefined ? { keys: security.keys } : {}),
+        ...(security.ttlSeconds !== undefined ? { ttlSeconds: security.ttlSeconds } : {}),
+        ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
+        ...(security.now !== undefined ? { now: security.now } : {}),
+      }),
+      elicitationTimeoutMs: options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+      report: options.onError ?? defaultReport,
       lintSchema: this.#lintSchema,
+      warn,
+      maxReasks,
+      singleUse: singleUsePolicyOf(security),
+      limits: {
+        maxDepth: options.limits?.maxDepth ?? DEFAULT_MAX_DEPTH,
+        maxNodes: options.limits?.maxNodes ?? DEFAULT_MAX_NODES,
+      },
       middleware: this.#middleware,
       changes: this.#changes,
-      eraBridge: this.#options.eraBridge === true,
-      now: this.#options.requestStateSecurity?.now ?? Date.now,
+      eraBridge: options.eraBridge === true,
+      now: security.now ?? Date.now,
     };
+    this.#dispatcher = new ModernDispatcher(this.#runtime, (name) => this.#paramHeadersOf(name));
   }
 
-  /** Register a tool. `args` are parsed and typed from `options.inputSchema`. */
-  tool<TSchema extends ToolInputSchema | undefined = undefined>(
+  /**
+   * Register a tool. `args` are parsed and typed from `options.inputSchema`; `ctx.state` is
+   * typed from `options.stateSchema`.
+   */
+  tool<
+    TSchema extends ToolInputSchema | undefined = undefined,
+    TStateSchema extends StateSchema | undefined = undefined,
+  >(
     name: string,
-    options: ToolOptions<TSchema>,
-    handler: ToolHandler<ArgsOf<TSchema>>,
+    options: ToolOptions<TSchema, TStateSchema>,
+    handler: ToolHandler<ArgsOf<TSchema>, StateOf<TStateSchema>>,
   ): this;
   tool(name: string, handler: ToolHandler<Record<string, never>>): this;
   tool(
     name: string,
-    optionsOrHandler: ToolOptions<ToolInputSchema | undefined> | ToolHandler<never>,
-    maybeHandler?: ToolHandler<never>,
+    optionsOrHandler: AnyToolOptions | ToolHandler<never, never>,
+    maybeHandler?: ToolHandler<never, never>,
   ): this {
-    const [options, handler] = splitArgs<
-      ToolOptions<ToolInputSchema | undefined>,
-      ToolHandler<never>
-    >('tool', optionsOrHandler, maybeHandler);
+    const [options, handler] = splitArgs<AnyToolOptions, ToolHandler<never, never>>(
+      'tool',
+      optionsOrHandler,
+      maybeHandler,
+    );
     this.#assertNew('tool', this.#tools, name);
-    const input = toolInputOf(`tool '${name}'`, options.inputSchema);
-    this.#checkAsks(`tool '${name}'`, { kind: 'tool', name }, options.asks);
+    const api = `tool '${name}'`;
+    const input = toolInputOf(api, options.inputSchema);
+    checkHandlerOptions(api, options);
     this.#tools.set(name, {
       name,
       options,
+      declaredAsks: this.#checkAsks(api, { kind: 'tool', name }, options.asks),
       input,
       paramHeaders: input === undefined ? [] : paramHeadersOf(input.jsonSchema),
       outputJsonSchema:
@@ -236,27 +190,33 @@ export class ParleyServer {
   }
 
   /** Register a prompt. It may ask before it renders, exactly like a tool. */
-  prompt<TSchema extends ParameterSchema | undefined = undefined>(
+  prompt<
+    TSchema extends ParameterSchema | undefined = undefined,
+    TStateSchema extends StateSchema | undefined = undefined,
+  >(
     name: string,
-    options: PromptOptions<TSchema>,
-    handler: PromptHandler<ArgsOf<TSchema>>,
+    options: PromptOptions<TSchema, TStateSchema>,
+    handler: PromptHandler<ArgsOf<TSchema>, StateOf<TStateSchema>>,
   ): this;
   prompt(name: string, handler: PromptHandler<Record<string, never>>): this;
   prompt(
     name: string,
-    optionsOrHandler: PromptOptions<ParameterSchema | undefined> | PromptHandler<never>,
-    maybeHandler?: PromptHandler<never>,
+    optionsOrHandler: AnyPromptOptions | PromptHandler<never, never>,
+    maybeHandler?: PromptHandler<never, never>,
   ): this {
-    const [options, handler] = splitArgs<
-      PromptOptions<ParameterSchema | undefined>,
-      PromptHandler<never>
-    >('prompt', optionsOrHandler, maybeHandler);
+    const [options, handler] = splitArgs<AnyPromptOptions, PromptHandler<never, never>>(
+      'prompt',
+      optionsOrHandler,
+      maybeHandler,
+    );
     this.#assertNew('prompt', this.#prompts, name);
-    const input = objectSchemaOf(`prompt '${name}'`, options.arguments);
-    this.#checkAsks(`prompt '${name}'`, { kind: 'prompt', name }, options.asks);
+    const api = `prompt '${name}'`;
+    const input = objectSchemaOf(api, options.arguments);
+    checkHandlerOptions(api, options);
     this.#prompts.set(name, {
       name,
       options,
+      declaredAsks: this.#checkAsks(api, { kind: 'prompt', name }, options.asks),
       input,
       argumentList: promptArgumentsOf(input),
       handler: handler as PromptHandler<unknown>,
@@ -266,33 +226,50 @@ export class ParleyServer {
   }
 
   /** Register a resource at a fixed URI. It may ask before it renders. */
-  resource(uri: string, options: ResourceOptions, handler: ResourceHandler): this {
+  resource<TStateSchema extends StateSchema | undefined = undefined>(
+    uri: string,
+    options: ResourceOptions<TStateSchema>,
+    handler: ResourceHandler<StateOf<TStateSchema>>,
+  ): this {
     if (!URL.canParse(uri))
       throw new TypeError(`resource: ${JSON.stringify(uri)} is not an absolute URI.`);
     this.#assertNew('resource', this.#resources, uri);
     assertName('resource', options);
-    this.#checkAsks(`resource '${uri}'`, { kind: 'resource', name: uri }, options.asks);
-    this.#resources.set(uri, { uri, options, handler });
+    const api = `resource '${uri}'`;
+    checkHandlerOptions(api, options);
+    this.#resources.set(uri, {
+      uri,
+      options: options as AnyResourceOptions,
+      declaredAsks: this.#checkAsks(api, { kind: 'resource', name: uri }, options.asks),
+      handler: handler as ResourceHandler,
+    });
     this.#announce('resources');
     return this;
   }
 
   /** Register a resource template (RFC 6570), e.g. `report://{quarter}/revenue`. */
-  resourceTemplate(
+  resourceTemplate<TStateSchema extends StateSchema | undefined = undefined>(
     uriTemplate: string,
-    options: ResourceOptions,
-    handler: ResourceTemplateHandler,
+    options: ResourceOptions<TStateSchema>,
+    handler: ResourceTemplateHandler<StateOf<TStateSchema>>,
   ): this {
     if (this.#templates.some((template) => template.uriTemplate === uriTemplate)) {
       throw new TypeError(`resourceTemplate: '${uriTemplate}' is already registered.`);
     }
     assertName('resourceTemplate', options);
-    this.#checkAsks(
-      `resourceTemplate '${uriTemplate}'`,
-      { kind: 'resourceTemplate', name: uriTemplate },
-      options.asks,
-    );
-    this.#templates.push({ uriTemplate, options, handler });
+    const api = `resourceTemplate '${uriTemplate}'`;
+    checkHandlerOptions(api, options);
+    this.#templates.push({
+      uriTemplate,
+      options: options as AnyResourceOptions,
+      declaredAsks: this.#checkAsks(
+        api,
+        { kind: 'resourceTemplate', name: uriTemplate },
+        options.asks,
+      ),
+      matcher: new UriTemplate(uriTemplate),
+      handler: handler as ResourceTemplateHandler,
+    });
     this.#announce('resources');
     return this;
   }
@@ -316,7 +293,8 @@ export class ParleyServer {
    * `InMemoryTransport.createLinkedPair()`). Returns the SDK server, to close it.
    */
   async connect(transport: Transport): Promise<Server> {
-    const server = this.sdkServerFor({ era: 'legacy' });
+    this.#serving = true;
+    const server = buildSessionServer(this.#runtime);
     await server.connect(transport);
     return server;
   }
@@ -337,8 +315,15 @@ export class ParleyServer {
    */
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
-      const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
-      const handle = serveStdio((unit) => this.sdkServerFor(unit));
+      this.#serving = true;
+      const [{ serveStdio, StdioServerTransport }, { ModernStdioRouter }] = await Promise.all([
+        import('@modelcontextprotocol/server/stdio'),
+        import('./stdio/modernStdio.ts'),
+      ]);
+      // Handshake-era traffic goes to the SDK's session; modern requests to Parley's dispatcher.
+      const handle = serveStdio(() => buildSessionServer(this.#runtime), {
+        transport: new ModernStdioRouter(new StdioServerTransport(), this.#dispatcher),
+      });
       return { close: () => handle.close() };
     }
     if (options.transport === 'http') return this.#runHttp(options);
@@ -394,18 +379,13 @@ export class ParleyServer {
     this.#changes.resourceUpdated(uri);
   }
 
-  /** @internal The SDK server for one serving unit; transports call this. */
-  sdkServerFor(unit: ServingUnit): Server {
-    this.#serving = true;
-    return buildSdkServer(this.#runtime, unit);
+  #paramHeadersOf(name: string): ToolDefinition['paramHeaders'] {
+    return this.#tools.get(name)?.paramHeaders ?? [];
   }
 
   #httpEndpoint(options: HttpOptions): HttpEndpoint {
-    const endpoint = new HttpEndpoint(
-      (unit) => this.sdkServerFor(unit),
-      options,
-      (name) => this.#tools.get(name)?.paramHeaders ?? [],
-    );
+    this.#serving = true;
+    const endpoint = new HttpEndpoint(this.#runtime, options, (name) => this.#paramHeadersOf(name));
     this.#changes.addStreams(endpoint.notify);
     return endpoint;
   }
@@ -414,16 +394,29 @@ export class ParleyServer {
     if (this.#serving) this.#changes.listChanged(kind);
   }
 
-  /** Compile and lint the asks a handler declares, before it is ever called. */
+  /**
+   * Compile and lint the asks a handler declares, before it is ever called; their record is
+   * what a first round may accept answers to (a client answering before being asked).
+   */
   #checkAsks(
     api: string,
     target: WarningSource,
     asks: Record<string, DeclaredAsk> | undefined,
-  ): void {
+  ): AskedRecord {
+    const record: Record<string, AskedRecord[string]> = {};
     for (const [key, ask] of Object.entries(asks ?? {})) {
       const schema = declaredSchema(api, key, ask);
       if (schema !== undefined) this.#lintSchema({ ...target, key }, schema);
+      record[key] = askedEntryOf(
+        isDeclaredElicitRequest(ask) || schema === undefined
+          ? (ask as never)
+          : {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: '', requestedSchema: schema },
+            },
+      );
     }
+    return record;
   }
 
   #assertNew(api: string, registry: ReadonlyMap<string, unknown>, key: string): void {
@@ -432,6 +425,10 @@ export class ParleyServer {
     if (registry.has(key)) throw new TypeError(`${api}: '${key}' is already registered.`);
   }
 }
+
+type AnyToolOptions = ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
+type AnyPromptOptions = PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
+type AnyResourceOptions = ResourceOptions<StateSchema | undefined>;
 
 /** The `(name, handler)` and `(name, options, handler)` forms, as one pair. */
 function splitArgs<TOptions extends object, THandler>(
@@ -445,7 +442,39 @@ function splitArgs<TOptions extends object, THandler>(
   return [options as TOptions, handler as THandler];
 }
 
-function assertName(api: string, options: ResourceOptions): void {
+/** The options every handler shares, checked where it is registered. */
+function checkHandlerOptions(
+  api: string,
+  options: { maxReasks?: unknown; stateSchema?: unknown },
+): void {
+  const { maxReasks, stateSchema } = options;
+  if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || (maxReasks as number) < 0)) {
+    throw new RangeError(
+      `${api}: maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,
+    );
+  }
+  const standard = (stateSchema as { '~standard'?: { validate?: unknown } } | undefined)?.[
+    '~standard'
+  ];
+  if (stateSchema !== undefined && typeof standard?.validate !== 'function') {
+    throw new TypeError(`${api}: stateSchema must be a Standard Schema (a zod schema, say).`);
+  }
+}
+
+/** Single use, as the server's options ask for it. */
+function singleUsePolicyOf(
+  security: NonNullable<ParleyServerOptions['requestStateSecurity']>,
+): SingleUsePolicy | undefined {
+  const { singleUse } = security;
+  if (singleUse === undefined || singleUse === false) return undefined;
+  return {
+    store: singleUse === true ? createMemorySingleUseStore() : singleUse,
+    leaseMs: security.roundLeaseMs ?? DEFAULT_ROUND_LEASE_MS,
+    replayWindowMs: security.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+  };
+}
+
+function assertName(api: string, options: { name?: unknown }): void {
   if (typeof options?.name !== 'string' || options.name.length === 0) {
     throw new TypeError(`${api}: options.name must be a non-empty string.`);
   }

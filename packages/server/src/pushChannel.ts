@@ -2,7 +2,6 @@ import type {
   CreateMessageParams,
   CreateMessageResult,
   ElicitFormParams,
-  ElicitResult,
   ElicitUrlParams,
   InputRequest,
   ParleyError,
@@ -20,7 +19,8 @@ export interface WaitOptions {
  * server builds one per call from the SDK's request context; modern requests have none.
  */
 export interface PushChannel {
-  elicit(params: ElicitFormParams | ElicitUrlParams, options: WaitOptions): Promise<ElicitResult>;
+  /** The client's answer as it came: Parley checks it (so a bad one can be asked again). */
+  elicit(params: ElicitFormParams | ElicitUrlParams, options: WaitOptions): Promise<unknown>;
   sample(params: CreateMessageParams, options: WaitOptions): Promise<CreateMessageResult>;
   listRoots(options: WaitOptions): Promise<Root[]>;
   completeElicitation(elicitationId: string): Promise<void>;

@@ -44,7 +44,8 @@ export function createSchemaLinter(
 /** An ask declared at registration: a response type, or a request built by `elicitRequest`. */
 export type DeclaredAsk = ResponseType | ElicitRequest;
 
-function isElicitRequest(value: unknown): value is ElicitRequest {
+/** True when a declared ask is a request built by `elicitRequest` (or by hand). */
+export function isDeclaredElicitRequest(value: unknown): value is ElicitRequest {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -61,7 +62,7 @@ export function declaredSchema(
   key: string,
   ask: DeclaredAsk,
 ): ElicitationSchema | undefined {
-  if (isElicitRequest(ask))
+  if (isDeclaredElicitRequest(ask))
     return ask.params.mode === 'url' ? undefined : ask.params.requestedSchema;
   try {
     return compileResponseType(ask).requestedSchema;

@@ -223,11 +223,31 @@ describe.each<TestVia>(['in-process', 'stdio'])('handshake era (%s)', (via) => {
     expect(text).toBe("Created: Write docs (Priority: medium, description: '')");
   });
 
-  test('an answer that does not fit the schema fails the call with -32602 naming the field', async () => {
-    await expect(call('pick_a_number', accept({ value: 'forty-two' }))).rejects.toMatchObject({
+  test('an answer that does not fit is asked again with the reason, and a corrected one completes', async () => {
+    const { text, seen } = await call(
+      'pick_a_number',
+      accept({ value: 'forty-two' }),
+      accept({ value: 42 }),
+    );
+    expect(text).toBe('You picked 42');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]?.params).toMatchObject({
+      requestedSchema: seen[0]?.params.requestedSchema,
+      message: expect.stringMatching(
+        /^Pick a number!\n\nYour last answer could not be used\. .*number/,
+      ),
+    });
+    expect(seen[1]?.params.message).not.toContain('value');
+  });
+
+  test('an answer that keeps not fitting is asked three more times, then fails with -32602 naming the field', async () => {
+    const wrong = accept({ value: 'forty-two' });
+    await expect(call('pick_a_number', wrong, wrong, wrong, wrong)).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("field 'value'"),
+      data: { reason: 'invalid_answer', field: 'value' },
     });
+    expect(connection?.seen).toHaveLength(4);
   });
 
   test('a client without elicitation gets a clear error the tool can catch', async () => {

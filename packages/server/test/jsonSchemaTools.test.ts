@@ -80,8 +80,14 @@ describe('a raw JSON Schema as a tool’s input', () => {
     const ok = await rawModernCall(server(), { name: 'scale', arguments: { replicas: 2 } });
     expect(ok.body.result).toMatchObject({ content: [{ text: 'scaled to 2' }] });
     for (const args of [{ replicas: 0 }, { replicas: 2, extra: true }, {}]) {
+      // SEP-1303: argument errors are a tool result the model can read and correct.
       const bad = await rawModernCall(server(), { name: 'scale', arguments: args });
-      expect(bad.body.error?.code).toBe(-32602);
+      expect(bad.body.result).toMatchObject({
+        isError: true,
+        content: [
+          { type: 'text', text: expect.stringContaining('Invalid arguments for tool scale') },
+        ],
+      });
     }
   });
 });

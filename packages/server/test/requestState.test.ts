@@ -17,6 +17,7 @@ async function secondRound(server = createSeedServer({ requestStateSecurity: { k
   const second = await rawModernCall(server, {
     name: 'book_flight',
     inputResponses: { destination: accept({ destination: 'Lisbon' }) },
+    requestState: first.body.result?.requestState,
   });
   return { server, first, second, state: second.body.result?.requestState as string };
 }
@@ -172,8 +173,9 @@ describe('inputResponses on the wire', () => {
     });
   });
 
-  test('extra keys are ignored', async () => {
+  test('answers beside the asked ones are ignored', async () => {
     const server = createSeedServer();
+    const asked = await rawModernCall(server, { name: 'confirm' });
     const response = await rawModernCall(server, {
       name: 'confirm',
       inputResponses: {
@@ -181,6 +183,7 @@ describe('inputResponses on the wire', () => {
         unknown_extra_key: accept({}),
         another: { roots: [] },
       },
+      requestState: asked.body.result?.requestState,
     });
     expect(response.body.result).toMatchObject({
       resultType: 'complete',
@@ -189,34 +192,66 @@ describe('inputResponses on the wire', () => {
   });
 
   test.each([
-    ['a number', 12345],
-    ['an unknown action', { action: 'maybe' }],
-    ['a wrapped result', { method: 'elicitation/create', result: { action: 'accept' } }],
-    ['content that is not an object', { action: 'accept', content: 'yes' }],
-  ])('an entry that is %s is a protocol error naming the key', async (_label, entry) => {
-    const response = await rawModernCall(createSeedServer(), {
+    ['a number', 12345, 'expected an elicitation result ({ action, content? }), got a number'],
+    [
+      'a wrapped result',
+      { method: 'elicitation/create', result: { action: 'accept' } },
+      'no known result',
+    ],
+    ['a roots result', { roots: [] }, 'a roots result'],
+    [
+      'a sampling result',
+      { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' },
+      'a sampling result',
+    ],
+  ])(
+    'an entry that is %s under an elicitation key is -32602 naming the key',
+    async (_label, entry, why) => {
+      const server = createSeedServer();
+      const asked = await rawModernCall(server, { name: 'confirm' });
+      const response = await rawModernCall(server, {
+        name: 'confirm',
+        inputResponses: { ok: entry },
+        requestState: asked.body.result?.requestState,
+      });
+      expect(response.body.error?.code).toBe(-32602);
+      expect(response.body.error?.message).toContain("'ok'");
+      expect(response.body.error?.message).toContain(why);
+      expect(response.body.error?.data).toMatchObject({
+        reason: 'invalid_input_responses',
+        key: 'ok',
+      });
+    },
+  );
+
+  test.each([
+    [
+      'an unknown action',
+      { action: 'maybe' },
+      'The answer must accept, decline or cancel, not "maybe"',
+    ],
+    [
+      'content that is not an object',
+      { action: 'accept', content: 'yes' },
+      'The answer did not come as a form',
+    ],
+    ['a value of the wrong type', accept({ ok: 'definitely' }), 'expected true or false'],
+  ])('an answer with %s is asked again, saying why', async (_label, entry, why) => {
+    const server = createSeedServer();
+    const asked = await rawModernCall(server, { name: 'confirm' });
+    const runs = handlerRuns.confirm;
+    const response = await rawModernCall(server, {
       name: 'confirm',
       inputResponses: { ok: entry },
+      requestState: asked.body.result?.requestState,
     });
-    expect(response.body.error?.code).toBe(-32602);
-    expect(response.body.error?.message).toContain("'ok'");
-  });
-
-  test('an accepted answer that does not fit the schema is -32602 naming the field', async () => {
-    const response = await rawModernCall(createSeedServer(), {
-      name: 'confirm',
-      inputResponses: { ok: accept({ ok: 'definitely' }) },
-    });
-    expect(response.body.error?.code).toBe(-32602);
-    expect(response.body.error?.message).toContain("'ok'");
-  });
-
-  test('an answer of the wrong kind under a key is -32602', async () => {
-    const response = await rawModernCall(createSeedServer(), {
-      name: 'confirm',
-      inputResponses: { ok: { roots: [] } },
-    });
-    expect(response.body.error?.code).toBe(-32602);
+    expect(response.body.result?.resultType).toBe('input_required');
+    const again = (
+      response.body.result?.inputRequests as Record<string, { params: { message: string } }>
+    ).ok!;
+    expect(again.params.message).toContain('Proceed?');
+    expect(again.params.message).toContain(why);
+    expect(handlerRuns.confirm).toBe(runs);
   });
 });
 
@@ -265,6 +300,7 @@ describe('cache hints and rounds', () => {
       method: 'resources/read',
       uri: 'report://summary',
       inputResponses: { quarter: accept({ quarter: 'Q4' }) },
+      requestState: ask.body.result?.requestState,
     });
     expect(final.body.result).toMatchObject({
       resultType: 'complete',

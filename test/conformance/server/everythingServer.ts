@@ -218,7 +218,11 @@ export function createEverythingServer(): ParleyServer {
   const askName = elicitRequest('What is your name?', z.object({ name: z.string() }));
   mcp.tool(
     'test_input_required_result_elicitation',
-    { description: 'MRTR: asks for the caller name' },
+    {
+      description: 'MRTR: asks for the caller name',
+      // Declared, so a client that answers before being asked (as the suite does) is heard.
+      asks: { user_name: askName },
+    },
     (_args, ctx) => {
       const name = ctx.answer('user_name', askName);
       if (name === undefined) return inputRequired({ inputRequests: { user_name: askName } });

@@ -166,16 +166,28 @@ describe('handshake era: concurrent calls', () => {
   };
 
   test('each call sees its own asks and those of the calls beside it', async () => {
+    // Ordered, whatever order the server schedules them in: the meeting's title, then the
+    // greeting's name (both calls in flight), then, once the greeting is done, the meeting's
+    // other two questions.
+    let titleAsked!: () => void;
+    const meetingStarted = new Promise<void>((resolve) => (titleAsked = resolve));
+    let greetingDone!: () => void;
+    const greeted = new Promise<void>((resolve) => (greetingDone = resolve));
     await using client = new Client(opened.target, {
       mode: 'handshake',
-      elicitationHandler: answers,
+      elicitationHandler: async (message, responseType, params, ctx) => {
+        if (message === "What's the meeting title?") titleAsked();
+        if (message === 'Enter your name:') await meetingStarted;
+        if (message === 'Duration in minutes?') await greeted;
+        return answers(message, responseType, params, ctx);
+      },
       inputRequiredMaxRounds: 3,
     });
     await client.connect();
-    const [meeting, greeting] = await Promise.allSettled([
-      client.callTool('plan_meeting', {}),
-      client.callTool('pattern_example', {}),
-    ]);
+    const meetingCall = client.callTool('plan_meeting', {});
+    await meetingStarted;
+    const greetingCall = client.callTool('pattern_example', {}).finally(() => greetingDone());
+    const [meeting, greeting] = await Promise.allSettled([meetingCall, greetingCall]);
     // plan_meeting asks three times and pattern_example once while plan_meeting runs: four.
     expect(meeting.status).toBe('rejected');
     expect((meeting as PromiseRejectedResult).reason).toBeInstanceOf(RoundsExceededError);

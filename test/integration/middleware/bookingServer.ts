@@ -77,7 +77,8 @@ export function createBookingServer(
 
   server.tool(
     'forecast',
-    { inputSchema: { city: z.string() }, cacheable: true },
+    // The units may be given up front, without being asked: declared, so they are heard.
+    { inputSchema: { city: z.string() }, cacheable: true, asks: { units: ['C', 'F'] } },
     async ({ city }, ctx) => {
       ran('forecast');
       // A first round needs nothing from the user; answers (if any) change the result.

@@ -119,16 +119,26 @@ describe.each<TestEra>(['modern', 'handshake'])('ErrorHandlingMiddleware (%s era
 });
 
 describe('ErrorHandlingMiddleware and protocol errors', () => {
-  test('an answer that does not fit still goes out as a JSON-RPC error', async () => {
+  test('an answer that keeps not fitting still goes out as a JSON-RPC error, once the re-asks are spent', async () => {
     const fired: unknown[] = [];
     const { server } = createBookingServer([
       new ErrorHandlingMiddleware({ onError: (error) => fired.push(error) }),
     ]);
-    const first = await rawToolCall(server, { name: 'book_flight' });
+    let state = (await rawToolCall(server, { name: 'book_flight' })).result?.requestState;
+    for (let reask = 1; reask <= 3; reask++) {
+      const again = await rawToolCall(server, {
+        name: 'book_flight',
+        inputResponses: { destination: accepted({ destination: 42 }) },
+        requestState: state as string,
+      });
+      expect(again.result?.resultType).toBe('input_required');
+      state = again.result?.requestState;
+    }
+    expect(fired).toEqual([]);
     const bad = await rawToolCall(server, {
       name: 'book_flight',
       inputResponses: { destination: accepted({ destination: 42 }) },
-      requestState: first.result?.requestState as string,
+      requestState: state as string,
     });
     expect(bad.error?.code).toBe(-32602);
     expect(bad.error?.message).toContain('destination');

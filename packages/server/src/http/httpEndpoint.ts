@@ -1,33 +1,36 @@
 import { UnsupportedCapabilityError } from '@parley/core';
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
+  Server,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJsonContentType,
-  isLegacyRequest,
   legacyStatelessFallback,
   originValidationResponse,
   readRequestBody,
   type AuthInfo,
   type LegacyHttpHandler,
   type McpHttpHandler,
-  type Server,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 
-import type { ServingUnit } from '../sdkServer.ts';
-import { paramHeaderMismatch, type ParamHeader } from './paramHeaders.ts';
+import { ModernDispatcher } from '../modern/dispatcher.ts';
+import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
+import { capabilitiesOf, type ServerRuntime } from '../runtime.ts';
+import { buildSessionServer, type SessionOptions } from '../sdk/sessionServer.ts';
+import { json, modernResponse } from './modernResponse.ts';
+import type { ParamHeader } from './paramHeaders.ts';
 
 /**
  * One HTTP endpoint for both eras, as a web-standard `fetch` handler.
  *
- * Modern (2026-07-28) requests are served statelessly, one SDK server per request. Handshake-era
- * clients get real sessions (`Mcp-Session-Id`), so a tool's `ctx.elicit()` rides the call's SSE
- * stream as a genuine server→client request; sessions expire when idle and end on `DELETE`.
- * Without sessions, handshake-era requests are still served, but a handler that asks the client
- * gets an error that says why.
+ * Modern (2026-07-28) requests are served statelessly by Parley's own dispatcher: no SDK server
+ * is built for them. Handshake-era clients get real sessions (`Mcp-Session-Id`) on the SDK's
+ * transport, so a tool's `ctx.elicit()` rides the call's SSE stream as a genuine server→client
+ * request; sessions expire when idle and end on `DELETE`. Without sessions, handshake-era
+ * requests are still served, but a handler that asks the client gets an error that says why.
  */
 
 /** HTTP behaviour of a Parley server (for `mcp.fetch` and `mcp.run({ transport: 'http' })`). */
@@ -62,10 +65,17 @@ interface Session {
 const DEFAULT_IDLE_MS = 30 * 60_000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+  return json(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Is a parsed body modern traffic? By its envelope claim, or by a modern version header. */
+function isModernBody(body: unknown, versionHeader: string | null): boolean {
+  if (claimsEnvelope(body)) return true;
+  if (versionHeader === null || !isServedModernVersion(versionHeader.trim())) return false;
+  // A modern header on a body without the envelope: the modern path refuses it clearly, unless
+  // it is the legacy handshake itself.
+  const method = (body as { method?: unknown } | null)?.method;
+  return typeof method === 'string' && method !== 'initialize';
 }
 
 /** Why a handshake-era request served without a session cannot ask the client anything. */
@@ -82,31 +92,34 @@ function sessionlessPush(): UnsupportedCapabilityError {
 }
 
 export class HttpEndpoint {
-  readonly #build: (unit: ServingUnit) => Server;
-  readonly #paramHeaders: (tool: string) => readonly ParamHeader[];
+  readonly #runtime: ServerRuntime;
   readonly #options: HttpOptions;
-  readonly #modern: McpHttpHandler;
+  readonly #dispatcher: ModernDispatcher;
+  /** The SDK's handler, kept only for `subscriptions/listen` streams (and their `notify`). */
+  readonly #listen: McpHttpHandler;
   readonly #stateless: LegacyHttpHandler;
   readonly #sessions = new Map<string, Session>();
   readonly #idleMs: number;
   #lastSweep = Date.now();
 
   constructor(
-    build: (unit: ServingUnit) => Server,
+    runtime: ServerRuntime,
     options: HttpOptions = {},
     paramHeaders: (tool: string) => readonly ParamHeader[] = () => [],
   ) {
-    this.#build = build;
-    this.#paramHeaders = paramHeaders;
+    this.#runtime = runtime;
     this.#options = options;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
+    this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
     const maxRequestBodySize = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-    this.#modern = createMcpHandler((unit) => build({ era: unit.era, authInfo: unit.authInfo }), {
-      legacy: 'reject',
-      maxRequestBodySize,
-    });
+    // A listen stream only needs what the server can announce: a server with capabilities and
+    // no handlers, built per stream.
+    this.#listen = createMcpHandler(
+      () => new Server(runtime.info, { capabilities: capabilitiesOf(runtime) }),
+      { legacy: 'reject', maxRequestBodySize },
+    );
     this.#stateless = legacyStatelessFallback(
-      (unit) => build({ era: 'legacy', authInfo: unit.authInfo, pushUnavailable: sessionlessPush }),
+      (unit) => this.#session({ authInfo: unit.authInfo, pushUnavailable: sessionlessPush }),
       undefined,
       { maxRequestBodySize },
     );
@@ -114,7 +127,7 @@ export class HttpEndpoint {
 
   /** Announces changes on the modern `subscriptions/listen` streams of this endpoint. */
   get notify(): ServerNotifier {
-    return this.#modern.notify;
+    return this.#listen.notify;
   }
 
   /** How many handshake-era sessions are open. */
@@ -147,16 +160,32 @@ export class HttpEndpoint {
       } catch {
         return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
       }
+      if (Array.isArray(parsedBody)) {
+        if (parsedBody.some((message) => claimsEnvelope(message))) {
+          return jsonRpcError(
+            400,
+            -32600,
+            'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later',
+          );
+        }
+      } else if (isModernBody(parsedBody, request.headers.get('mcp-protocol-version'))) {
+        if ((parsedBody as { method?: unknown }).method === 'subscriptions/listen') {
+          return this.#listen.fetch(request, {
+            parsedBody,
+            ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
+          });
+        }
+        return modernResponse(this.#dispatcher, parsedBody, {
+          headers: request.headers,
+          authInfo: options.authInfo,
+          signal: request.signal,
+        });
+      }
       // The body has been read: the handlers get it parsed, alongside the request's headers.
       const handlerOptions = {
         parsedBody,
         ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
       };
-      if (!(await isLegacyRequest(request, parsedBody))) {
-        const mismatch = this.#paramHeaderMismatch(request, parsedBody);
-        if (mismatch !== undefined) return mismatch;
-        return this.#modern.fetch(request, handlerOptions);
-      }
       if (this.#options.sessions === false) return this.#stateless(request, handlerOptions);
       if (sessionId !== null) return this.#inSession(sessionId, request, handlerOptions);
       if (isInitializeRequest(parsedBody)) return this.#newSession(request, handlerOptions);
@@ -178,17 +207,9 @@ export class HttpEndpoint {
         options.authInfo !== undefined ? { authInfo: options.authInfo } : {},
       );
     }
-    return new Response(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32600, message: 'Method not allowed.' },
-        id: null,
-      }),
-      {
-        status: 405,
-        headers: { 'content-type': 'application/json', allow: 'POST' },
-      },
-    );
+    const refused = jsonRpcError(405, -32600, 'Method not allowed.');
+    refused.headers.set('allow', 'POST');
+    return refused;
   }
 
   /** Close every session. */
@@ -196,7 +217,11 @@ export class HttpEndpoint {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
-    await this.#modern.close();
+    await this.#listen.close();
+  }
+
+  #session(options: SessionOptions): Server {
+    return buildSessionServer(this.#runtime, options);
   }
 
   async #newSession(
@@ -213,7 +238,7 @@ export class HttpEndpoint {
           this.#sessions.delete(id);
         },
       });
-    const server = this.#build({ era: 'legacy', authInfo: options.authInfo });
+    const server = this.#session({ authInfo: options.authInfo });
     await server.connect(transport);
     return transport.handleRequest(request, options);
   }
@@ -227,29 +252,6 @@ export class HttpEndpoint {
     if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
     session.lastSeen = Date.now();
     return session.transport.handleRequest(request, options);
-  }
-
-  /** A 400 `-32020` when a modern `tools/call`'s `Mcp-Param-*` headers disagree with its body. */
-  #paramHeaderMismatch(request: Request, body: unknown): Response | undefined {
-    const message = body as {
-      id?: unknown;
-      method?: unknown;
-      params?: { name?: unknown; arguments?: unknown };
-    };
-    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string')
-      return undefined;
-    const declared = this.#paramHeaders(message.params.name);
-    if (declared.length === 0) return undefined;
-    const problem = paramHeaderMismatch(request.headers, message.params.arguments, declared);
-    if (problem === undefined) return undefined;
-    return new Response(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32020, message: `Header mismatch: ${problem}` },
-        id: message.id ?? null,
-      }),
-      { status: 400, headers: { 'content-type': 'application/json' } },
-    );
   }
 
   /** Close sessions idle for longer than the timeout (checked lazily, so no timers are needed). */

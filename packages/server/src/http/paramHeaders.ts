@@ -38,7 +38,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const WRAPPED = /^=\?base64\?(.*)\?=$/;
 
 /** A header's value: literal, or the UTF-8 text of a `=?base64?…?=` payload; `undefined` if that payload is not Base64. */
-function decodeHeader(value: string): string | undefined {
+export function decodeHeader(value: string): string | undefined {
   const wrapped = WRAPPED.exec(value);
   if (wrapped === null) return value;
   const payload = wrapped[1] ?? '';
@@ -64,7 +64,7 @@ function agrees(text: string, value: unknown, type: ParamHeader['type']): boolea
 
 /** Why the request's `Mcp-Param-*` headers disagree with its arguments, or `undefined` if they agree. */
 export function paramHeaderMismatch(
-  headers: Headers,
+  headers: { get(name: string): string | null },
   args: unknown,
   declared: readonly ParamHeader[],
 ): string | undefined {

@@ -8,9 +8,10 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from '../definitions.ts';
-import type { ChangeNotifier } from '../notifications.ts';
-import type { WarningSource } from '../schemaWarnings.ts';
+} from './definitions.ts';
+import type { ChangeNotifier } from './notifications.ts';
+import type { SingleUsePolicy } from './round/singleUse.ts';
+import type { WarningSource } from './schemaWarnings.ts';
 
 /** Everything a serving unit needs from the `ParleyServer` that owns it. */
 export interface ServerRuntime {
@@ -26,6 +27,14 @@ export interface ServerRuntime {
   report(error: unknown, where: { method: string; target: string }): void;
   /** Reports compatibility warnings about a schema, once per handler and schema. */
   lintSchema(source: WarningSource, schema: ElicitationSchema): void;
+  /** Reports a warning (`onWarning`): an answer that was ignored, say. */
+  warn(message: string, source: WarningSource): void;
+  /** How many times a bad answer is asked again before the handler gets the error. */
+  maxReasks: number;
+  /** Single use of `requestState`, when the server enforces it. */
+  singleUse: SingleUsePolicy | undefined;
+  /** Bounds on the arguments and answers a request may carry. */
+  limits: { maxDepth: number; maxNodes: number };
   /** The clock flows are timed with (ms since the epoch). */
   now: () => number;
   /** Where list changes and resource updates are announced. */

@@ -1,0 +1,120 @@
+import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
+
+import type { RequestContext } from './context.ts';
+import type { ResourceOptions } from './definitions.ts';
+import { mapFailure } from './round/errors.ts';
+import type { RoundReply } from './round/request.ts';
+import type { ServerRuntime } from './runtime.ts';
+
+/**
+ * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and
+ * `resources/templates/list` answer, run inside the middleware chain.
+ */
+
+/** The list methods. */
+export type ListMethod =
+  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+/** A resource's options as the lists show them: Parley's own options stay on the server. */
+function listedFields(options: ResourceOptions<never>): Record<string, unknown> {
+  const {
+    asks: _asks,
+    cacheable: _cacheable,
+    complete: _complete,
+    stateSchema: _stateSchema,
+    maxReasks: _maxReasks,
+    ...listed
+  } = options as ResourceOptions<undefined>;
+  return listed;
+}
+
+/** The result of a list method, before any era-specific stamping. */
+export function listOf(runtime: ServerRuntime, method: ListMethod): Record<string, unknown> {
+  switch (method) {
+    case 'tools/list':
+      return {
+        tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema }) => ({
+          name,
+          ...(options.title !== undefined ? { title: options.title } : {}),
+          ...(options.description !== undefined ? { description: options.description } : {}),
+          inputSchema: input?.jsonSchema ?? { type: 'object', properties: {} },
+          ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
+          ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+          ...(options._meta !== undefined ? { _meta: options._meta } : {}),
+        })),
+      };
+    case 'prompts/list':
+      return {
+        prompts: [...runtime.prompts.values()].map(({ name, options, argumentList }) => ({
+          name,
+          ...(options.title !== undefined ? { title: options.title } : {}),
+          ...(options.description !== undefined ? { description: options.description } : {}),
+          ...(argumentList !== undefined ? { arguments: argumentList } : {}),
+        })),
+      };
+    case 'resources/list':
+      return {
+        resources: [...runtime.resources.values()].map(({ uri, options }) => ({
+          uri,
+          ...listedFields(options as never),
+        })),
+      };
+    case 'resources/templates/list':
+      return {
+        resourceTemplates: runtime.templates.map(({ uriTemplate, options }) => ({
+          uriTemplate,
+          ...listedFields(options as never),
+        })),
+      };
+  }
+}
+
+/** A request's params as middleware sees them: without the protocol's own fields. */
+export function middlewareParams(params: unknown): Record<string, unknown> {
+  const {
+    _meta: _envelope,
+    inputResponses: _answers,
+    requestState: _state,
+    ...rest
+  } = (params ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * Serve a list method inside the middleware chain. Lists have no handler, no author context
+ * and no flow; a throw from middleware goes to the client as its JSON-RPC error.
+ */
+export async function serveList(
+  runtime: ServerRuntime,
+  method: ListMethod,
+  params: unknown,
+  request: RequestContext,
+): Promise<RoundReply> {
+  if (runtime.middleware.length === 0) return { kind: 'result', result: listOf(runtime, method) };
+  const context: MiddlewareContext = {
+    method,
+    params: middlewareParams(params),
+    era: request.era,
+    protocolVersion: request.protocolVersion,
+    principal: request.principal,
+    handler: undefined,
+    parleyContext: undefined,
+    flow: undefined,
+    isContinuation: false,
+    resumesFlow: false,
+    pushedRequests: 0,
+    store: new Map(),
+  };
+  try {
+    const result = await runMiddleware(runtime.middleware, context, async () =>
+      listOf(runtime, method),
+    );
+    return { kind: 'result', result: result as Record<string, unknown> };
+  } catch (error) {
+    runtime.report(error, { method, target: '-' });
+    const failure = mapFailure(error, { era: request.era, kind: 'prompt', method, target: '-' });
+    return failure.kind === 'error'
+      ? failure
+      : { kind: 'error', error: { code: -32603, message: 'Internal error' } };
+  }
+}

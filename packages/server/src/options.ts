@@ -1,0 +1,104 @@
+import type { HttpOptions } from './http/httpEndpoint.ts';
+import type { ArgumentLimits } from './round/limits.ts';
+import type { SingleUseStore } from './round/singleUse.ts';
+import type { WarningReporter } from './schemaWarnings.ts';
+
+/** How `requestState` is sealed. */
+export interface RequestStateSecurity {
+  /**
+   * A key ring shared by every replica: `keys[0]` seals, every key opens. Each secret must be at
+   * least 32 bytes. Default: one random key per process (right for stdio and single workers).
+   */
+  keys?: ReadonlyArray<string | Uint8Array>;
+  /** How long a round's state stays valid. Default 600 (10 minutes). */
+  ttlSeconds?: number;
+  /** The largest sealed state the server will mint. Default 8 KiB. */
+  maxTokenBytes?: number;
+  /**
+   * Make every state single-use: `true` for a store in this process's memory, or a store shared
+   * by every replica. A token is spent by the round that completes with it; a retry of a spent
+   * token within `replayWindowMs` gets the same outcome again (the client's response was lost),
+   * and after that it is refused. A round that fails does not spend its token. Default off.
+   */
+  singleUse?: boolean | SingleUseStore;
+  /** Single use: how long a spent token's outcome is kept for retries. Default 60 000 ms. */
+  replayWindowMs?: number;
+  /**
+   * Single use: how long a round may hold its token before it is presumed dead and the token
+   * may be used again (a round whose process died is retried on another). Default 30 000 ms.
+   */
+  roundLeaseMs?: number;
+  /** The clock, in milliseconds since the epoch (for tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Options of {@link ParleyServer}. */
+export interface ParleyServerOptions {
+  /** The server's name: shown to clients, and the audience every sealed state is bound to. */
+  name: string;
+  version?: string;
+  title?: string;
+  instructions?: string;
+  requestStateSecurity?: RequestStateSecurity;
+  /** Default wait for a person to answer a handshake-era request. Default 600 000 (10 minutes). */
+  elicitationTimeoutMs?: number;
+  /**
+   * How many times an answer that does not fit its question is asked again, saying what was
+   * wrong, before the handler gets an `InvalidAnswerError` (both eras). Handlers may set their
+   * own. Default 3; 0 turns re-asking off.
+   */
+  maxReasks?: number;
+  /**
+   * Bounds on what a request may carry (arguments and answers), checked before anything else:
+   * past them the request gets `-32602`. Defaults: 64 levels deep, 100 000 values.
+   */
+  limits?: ArgumentLimits;
+  /**
+   * Server-side reports: why a `requestState` was rejected (the client only ever sees "Invalid or
+   * expired requestState"), and failures of handlers. Default: one line on stderr.
+   */
+  onError?: (error: unknown, where: { method: string; target: string }) => void;
+  /**
+   * Warnings: compatibility warnings about the schemas handlers ask with (a top-level title, a
+   * field that looks like a secret, a wrapper left with a generic label…, each reported once: at
+   * registration for declared `asks`, otherwise when first sent), and answers a round ignored
+   * because it did not ask for them. Default: one line on stderr.
+   */
+  onWarning?: WarningReporter;
+  /** HTTP behaviour: sessions for handshake-era clients, DNS-rebinding protection, body limit. */
+  http?: HttpOptions;
+  /**
+   * Opt-in bridge between the eras: an `inputRequired(...)` returned on a handshake-era
+   * connection is fulfilled by pushing its requests to the client (real `elicitation/create`,
+   * `sampling/createMessage`, `roots/list`) and running the handler again with the answers and
+   * the state, as a modern client would. Off by default: the era gate is strict, and a guard
+   * that returns an ask on a handshake connection fails with an `EraMismatchError`.
+   */
+  eraBridge?: boolean;
+}
+
+/** A running server, as `run()` returns it. */
+export interface RunningServer {
+  /** The endpoint's URL (HTTP only), e.g. `http://127.0.0.1:3001/mcp`. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** Serve over stdio: one process, both eras. */
+export interface StdioRunOptions {
+  transport: 'stdio';
+}
+
+/** Serve over HTTP on Node: one endpoint, both eras. */
+export interface HttpRunOptions extends HttpOptions {
+  transport: 'http';
+  /** Default `127.0.0.1`. Binding elsewhere needs `allowedHosts` for DNS-rebinding protection. */
+  host?: string;
+  /** Default 3000; 0 picks a free port (read it from the returned `url`). */
+  port?: number;
+  /** Default `/mcp`. */
+  path?: string;
+}
+
+/** Options of {@link ParleyServer.run}. */
+export type RunOptions = StdioRunOptions | HttpRunOptions;

@@ -1,0 +1,197 @@
+import {
+  InvalidInputResponsesError,
+  type ElicitationSchema,
+  type InputRequest,
+  type InputRequests,
+  type InputResponse,
+  type InputResponses,
+} from '@parley/core';
+
+import { digestOf } from './digest.ts';
+
+/**
+ * What a round asked, sealed into the state it hands the client, so the next round accepts only
+ * answers to those questions.
+ *
+ * The threat: a client (buggy, over-eager, or driven by a model) sends answers beside the ones
+ * the user gave, say an `ok: true` for a confirmation that was never shown. Without a record, the
+ * handler's `ctx.answer('ok', …)` would take it. With one, an answer under a key this flow did
+ * not just ask is dropped before the handler runs, and an answer of the wrong kind (a sampling
+ * result under an elicitation key) is refused with `-32602` naming the key.
+ */
+
+/** The kinds of question, by what their answer looks like. */
+export type AskKind = 'form' | 'url' | 'sampling' | 'roots';
+
+/** A form question, kept so an answer can be checked and, when it does not fit, asked again. */
+export interface FormQuestion {
+  message: string;
+  requestedSchema: ElicitationSchema;
+}
+
+/** One asked key. */
+export interface AskedEntry {
+  kind: AskKind;
+  /** The digest of the request as the handler built it (before any re-ask wording). */
+  digest: string;
+  /** Form elicitations only. */
+  question?: FormQuestion;
+}
+
+/** Every key one round asked. */
+export type AskedRecord = Readonly<Record<string, AskedEntry>>;
+
+/** The kind of one input request. */
+export function askKindOf(request: InputRequest): AskKind {
+  switch (request.method) {
+    case 'elicitation/create':
+      return request.params.mode === 'url' ? 'url' : 'form';
+    case 'sampling/createMessage':
+      return 'sampling';
+    case 'roots/list':
+      return 'roots';
+  }
+}
+
+/** The digest of an ask: what it asks, so a changed question is recognised as a new one. */
+export function askDigest(request: InputRequest): string {
+  return digestOf({ method: request.method, params: request.params ?? {} });
+}
+
+/** The record of one ask. */
+export function askedEntryOf(request: InputRequest): AskedEntry {
+  const kind = askKindOf(request);
+  const entry: AskedEntry = { kind, digest: askDigest(request) };
+  if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
+    entry.question = {
+      message: request.params.message,
+      requestedSchema: request.params.requestedSchema,
+    };
+  }
+  return entry;
+}
+
+/** The record of a round's asks. */
+export function recordAsks(requests: InputRequests): AskedRecord {
+  const record: Record<string, AskedEntry> = {};
+  for (const [key, request] of Object.entries(requests)) record[key] = askedEntryOf(request);
+  return record;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** What an answer looks like, by its members; `undefined` when it looks like no result at all. */
+function answerKindOf(
+  entry: Record<string, unknown>,
+): 'elicitation' | 'sampling' | 'roots' | undefined {
+  if ('action' in entry) return 'elicitation';
+  if ('roots' in entry) return 'roots';
+  if ('model' in entry || 'role' in entry) return 'sampling';
+  return undefined;
+}
+
+const EXPECTED: Record<AskKind, 'elicitation' | 'sampling' | 'roots'> = {
+  form: 'elicitation',
+  url: 'elicitation',
+  sampling: 'sampling',
+  roots: 'roots',
+};
+
+const ARTICLE: Record<'elicitation' | 'sampling' | 'roots', string> = {
+  elicitation: 'an elicitation result ({ action, content? })',
+  sampling: 'a sampling result ({ role, content, model })',
+  roots: 'a roots result ({ roots })',
+};
+
+const ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
+
+/**
+ * Why an elicitation answer is not one, in words for the person who gave it, or `undefined`.
+ * (A wrong shape is a bad answer like a wrong value: it is asked again, not a protocol error.)
+ */
+export function elicitationShapeProblem(entry: Record<string, unknown>): string | undefined {
+  if (!ACTIONS.has(entry.action)) {
+    return `the answer must accept, decline or cancel, not ${JSON.stringify(entry.action) ?? 'nothing'}`;
+  }
+  if (entry.action === 'accept' && entry.content !== undefined && !isRecord(entry.content)) {
+    return 'the answer did not come as a form (its content is not an object)';
+  }
+  return undefined;
+}
+
+/** Why a sampling or roots answer is malformed, or `undefined`. These are never asked again. */
+function resultShapeProblem(
+  kind: 'sampling' | 'roots',
+  entry: Record<string, unknown>,
+): string | undefined {
+  if (kind === 'roots') {
+    return Array.isArray(entry.roots) &&
+      entry.roots.every((root) => isRecord(root) && typeof root.uri === 'string')
+      ? undefined
+      : 'roots must be an array of { uri }';
+  }
+  return typeof entry.model === 'string' &&
+    (entry.role === 'user' || entry.role === 'assistant') &&
+    entry.content !== undefined
+    ? undefined
+    : 'a sampling result needs role, content and model';
+}
+
+/** The answers a round may act on. */
+export interface ScreenedAnswers {
+  /** Answers to asked keys, in the shape of their kind (elicitations may still be bad answers). */
+  kept: InputResponses;
+  /** Keys that were not asked, and so were ignored. */
+  dropped: string[];
+}
+
+/**
+ * Keep only the answers to what `asked` records; check each kept one has the kind its question
+ * needs. Sampling and roots answers must be well formed; an elicitation answer may still be a
+ * bad answer (wrong action, wrong content), which the caller checks against its question.
+ *
+ * @throws {InvalidInputResponsesError} for an entry that is not an object, or an answer of the
+ *   wrong kind for its key.
+ */
+export function screenAnswers(
+  responses: Readonly<Record<string, unknown>>,
+  asked: AskedRecord,
+): ScreenedAnswers {
+  const kept: Record<string, InputResponse> = {};
+  const dropped: string[] = [];
+  for (const [key, entry] of Object.entries(responses)) {
+    const question = Object.hasOwn(asked, key) ? asked[key] : undefined;
+    if (question === undefined) {
+      dropped.push(key);
+      continue;
+    }
+    if (!isRecord(entry)) {
+      throw new InvalidInputResponsesError({
+        key,
+        reason: `expected ${ARTICLE[EXPECTED[question.kind]]}, got ${describe(entry)}`,
+      });
+    }
+    const expected = EXPECTED[question.kind];
+    const actual = answerKindOf(entry);
+    if (actual !== expected) {
+      throw new InvalidInputResponsesError({
+        key,
+        reason: `'${key}' asked for ${ARTICLE[expected]}, but the answer is ${actual === undefined ? 'no known result' : ARTICLE[actual]}`,
+      });
+    }
+    if (expected !== 'elicitation') {
+      const problem = resultShapeProblem(expected, entry);
+      if (problem !== undefined) throw new InvalidInputResponsesError({ key, reason: problem });
+    }
+    kept[key] = entry as unknown as InputResponse;
+  }
+  return { kept, dropped };
+}

@@ -1,0 +1,183 @@
+import { InvalidRequestStateError, type InputResponses } from '@parley/core';
+import {
+  RequestStateError,
+  type RequestBinding,
+  type RequestStateSealer,
+} from '@parley/state-sealing';
+
+import type { AskedEntry, AskedRecord, AskKind } from './asked.ts';
+
+/**
+ * What Parley puts inside every sealed `requestState`: the flow's identity, the author's own
+ * state, and what the round that minted it asked (so the next round accepts only answers to
+ * that). A round that asked a question again after a bad answer also carries the good answers
+ * of that round and how often each key was asked again.
+ */
+
+/** The author's state, as the handler returned it. */
+export type AuthorState = { form: 'string'; value: string } | { form: 'json'; value: unknown };
+
+/** One sealed envelope. */
+export interface RoundEnvelope {
+  /** The id shared by every round of one logical call. */
+  flowId: string;
+  /** The round that minted this state (the next round is `round + 1`). */
+  round: number;
+  /** When the flow's first round started (ms since the epoch). */
+  startedAt: number;
+  state: AuthorState | null;
+  /** What the minting round asked; an empty record for a state-only round. */
+  asked: AskedRecord;
+  /** Good answers of a round whose other answers were asked again, handed to the next round. */
+  carried: InputResponses;
+  /** How many times each key has been asked again after a bad answer. */
+  reasks: Readonly<Record<string, number>>;
+}
+
+const KIND_CODES: Record<AskKind, string> = { form: 'e', url: 'u', sampling: 's', roots: 'r' };
+const KINDS_BY_CODE: Record<string, AskKind> = { e: 'form', u: 'url', s: 'sampling', r: 'roots' };
+
+interface WireAsk {
+  k: string;
+  d: string;
+  m?: string;
+  q?: unknown;
+}
+
+interface WireEnvelope {
+  v: 2;
+  f: string;
+  r: number;
+  t: number;
+  s?: string;
+  j?: unknown;
+  a?: Record<string, WireAsk>;
+  c?: Record<string, unknown>;
+  n?: Record<string, number>;
+}
+
+/** A fresh, unguessable flow id. */
+export function newFlowId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+function toWire(envelope: RoundEnvelope): WireEnvelope {
+  const wire: WireEnvelope = { v: 2, f: envelope.flowId, r: envelope.round, t: envelope.startedAt };
+  if (envelope.state?.form === 'string') wire.s = envelope.state.value;
+  if (envelope.state?.form === 'json') wire.j = envelope.state.value;
+  if (!isEmpty(envelope.asked)) {
+    wire.a = {};
+    for (const [key, entry] of Object.entries(envelope.asked)) {
+      const ask: WireAsk = { k: KIND_CODES[entry.kind], d: entry.digest };
+      if (entry.question !== undefined) {
+        ask.m = entry.question.message;
+        ask.q = entry.question.requestedSchema;
+      }
+      wire.a[key] = ask;
+    }
+  }
+  if (!isEmpty(envelope.carried)) wire.c = envelope.carried;
+  if (!isEmpty(envelope.reasks)) wire.n = envelope.reasks;
+  return wire;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function askedOf(wire: unknown): AskedRecord | undefined {
+  if (wire === undefined) return {};
+  if (!isRecord(wire)) return undefined;
+  const asked: Record<string, AskedEntry> = {};
+  for (const [key, value] of Object.entries(wire)) {
+    if (!isRecord(value) || typeof value.d !== 'string') return undefined;
+    const kind = typeof value.k === 'string' ? KINDS_BY_CODE[value.k] : undefined;
+    if (kind === undefined) return undefined;
+    const entry: AskedEntry = { kind, digest: value.d };
+    if (kind === 'form') {
+      if (typeof value.m !== 'string' || !isRecord(value.q)) return undefined;
+      entry.question = { message: value.m, requestedSchema: value.q as never };
+    }
+    asked[key] = entry;
+  }
+  return asked;
+}
+
+function fromWire(value: unknown): RoundEnvelope | undefined {
+  if (!isRecord(value) || value.v !== 2) return undefined;
+  const { f, r, t, s, a, c, n } = value;
+  if (typeof f !== 'string' || !Number.isSafeInteger(r) || (r as number) < 1) return undefined;
+  if (!Number.isSafeInteger(t) || (s !== undefined && typeof s !== 'string')) return undefined;
+  const asked = askedOf(a);
+  if (asked === undefined) return undefined;
+  if (c !== undefined && !isRecord(c)) return undefined;
+  if (n !== undefined && (!isRecord(n) || !Object.values(n).every(Number.isSafeInteger))) {
+    return undefined;
+  }
+  return {
+    flowId: f,
+    round: r as number,
+    startedAt: t as number,
+    state:
+      s !== undefined
+        ? { form: 'string', value: s }
+        : 'j' in value
+          ? { form: 'json', value: value.j }
+          : null,
+    asked,
+    carried: (c ?? {}) as InputResponses,
+    reasks: (n ?? {}) as Record<string, number>,
+  };
+}
+
+/** Seal an envelope. Rejects with a `RequestStateError` (`too-large`) past the size budget. */
+export function sealEnvelope(
+  sealer: RequestStateSealer,
+  envelope: RoundEnvelope,
+  binding: RequestBinding,
+): Promise<string> {
+  return sealer.seal(JSON.stringify(toWire(envelope)), binding);
+}
+
+/** An opened envelope, with what single use needs to know about its token. */
+export interface OpenedEnvelope {
+  envelope: RoundEnvelope;
+  tokenId: string;
+  expiresAt: number;
+}
+
+/**
+ * Open and check a `requestState` token. Every way the token itself fails is an
+ * {@link InvalidRequestStateError} whose reason is for the server's log only.
+ */
+export async function openEnvelope(
+  sealer: RequestStateSealer,
+  token: string,
+  binding: RequestBinding,
+): Promise<OpenedEnvelope> {
+  let opened;
+  try {
+    opened = await sealer.openToken(token, binding);
+  } catch (error) {
+    // Anything else (a replay store that is down, say) is the server's failure, not the client's.
+    if (!(error instanceof RequestStateError)) throw error;
+    throw new InvalidRequestStateError({ reason: error.reason }, { cause: error });
+  }
+  let wire: unknown;
+  try {
+    wire = JSON.parse(opened.plaintext);
+  } catch (error) {
+    throw new InvalidRequestStateError({ reason: 'malformed-envelope' }, { cause: error });
+  }
+  const envelope = fromWire(wire);
+  if (envelope === undefined) throw new InvalidRequestStateError({ reason: 'malformed-envelope' });
+  return { envelope, tokenId: opened.tokenId, expiresAt: opened.expiresAt };
+}

@@ -1,0 +1,108 @@
+import {
+  EraMismatchError,
+  InvalidAnswerError,
+  InvalidInputResponsesError,
+  InvalidRequestStateError,
+  JSON_RPC_ERROR_CODES,
+  ParleyError,
+  ToolResult,
+  UnsupportedCapabilityError,
+  toJsonRpcError,
+  type Era,
+  type HandlerKind,
+  type JsonRpcErrorObject,
+} from '@parley/core';
+import { ProtocolError } from '@modelcontextprotocol/server';
+
+/**
+ * The one funnel every failure of a round goes through: it is reported (to `onError`) once,
+ * then mapped to what the client gets, by the era of the connection and the kind of handler.
+ *
+ * | failure                                            | tool                     | prompt, resource |
+ * | -------------------------------------------------- | ------------------------ | ---------------- |
+ * | protocol-level Parley error (era, answer, state)   | JSON-RPC error           | JSON-RPC error   |
+ * | missing client capability, modern era              | `-32021`                 | `-32021`         |
+ * | missing client capability, handshake era           | `isError` result         | `-32603`         |
+ * | an SDK `ProtocolError` (resource not found, …)     | that error               | that error       |
+ * | anything else the author's code threw              | `isError` result         | `-32603`         |
+ *
+ * MCP wants a tool's own failures as results the model can read; a 2026-only code never goes to
+ * a handshake-era connection.
+ */
+
+/** How a round that did not produce its result ends. */
+export type RoundFailure =
+  { kind: 'error'; error: JsonRpcErrorObject } | { kind: 'tool-error'; result: ToolResult };
+
+/** Where a failure happened, for the report and the mapping. */
+export interface FailureSite {
+  era: Era;
+  kind: HandlerKind;
+  method: string;
+  target: string;
+}
+
+/**
+ * A round the server itself cannot finish for reasons of the handler's making (its state is over
+ * the size budget, its structured result does not match its output schema…): `-32603`, even from
+ * a tool, because no model can fix it by calling again.
+ */
+export class RoundFault extends ParleyError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('internal', message, options);
+  }
+}
+
+/** Errors that are about the protocol, not the work: a JSON-RPC error even from a tool. */
+function isProtocolLevel(error: unknown): error is ParleyError {
+  return (
+    error instanceof EraMismatchError ||
+    error instanceof InvalidAnswerError ||
+    error instanceof InvalidInputResponsesError ||
+    error instanceof InvalidRequestStateError ||
+    error instanceof RoundFault
+  );
+}
+
+/** The message an author's thrown value shows as. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sdkError(error: ProtocolError, era: Era): JsonRpcErrorObject {
+  // The retired -32002 (resource not found) is -32602 on the modern wire.
+  const code =
+    era === 'modern' && error.code === -32002 ? JSON_RPC_ERROR_CODES.invalidParams : error.code;
+  return {
+    code,
+    message: error.message,
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  };
+}
+
+/** Map a failure to what the client gets. Does not report it. */
+export function mapFailure(error: unknown, site: FailureSite): RoundFailure {
+  if (error instanceof ProtocolError) return { kind: 'error', error: sdkError(error, site.era) };
+  if (isProtocolLevel(error))
+    return { kind: 'error', error: toJsonRpcError(error, { era: site.era }) };
+  const isTool = site.kind === 'tool';
+  if (error instanceof UnsupportedCapabilityError) {
+    if (site.era === 'handshake' && isTool) return { kind: 'tool-error', result: toolError(error) };
+    return { kind: 'error', error: toJsonRpcError(error, { era: site.era }) };
+  }
+  if (isTool) return { kind: 'tool-error', result: toolError(error) };
+  return {
+    kind: 'error',
+    error: { code: JSON_RPC_ERROR_CODES.internalError, message: errorText(error) },
+  };
+}
+
+/** A tool failure as the result the model reads. */
+export function toolError(error: unknown): ToolResult {
+  return new ToolResult({ content: [{ type: 'text', text: errorText(error) }], isError: true });
+}
+
+/** The SDK error that carries a mapped failure to a handshake-era client. */
+export function toProtocolError(error: JsonRpcErrorObject): ProtocolError {
+  return new ProtocolError(error.code, error.message, error.data);
+}

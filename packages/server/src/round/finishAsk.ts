@@ -1,0 +1,129 @@
+import {
+  UnsupportedCapabilityError,
+  clientFeatureOf,
+  missingCapabilities,
+  supportsRequest,
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequests,
+  type InputRequiredResult,
+} from '@parley/core';
+import {
+  RequestStateError,
+  type RequestBinding,
+  type RequestStateSealer,
+} from '@parley/state-sealing';
+
+import { askInfoOf } from '../asks.ts';
+import { recordAsks } from './asked.ts';
+import { RoundFault } from './errors.ts';
+import { sealEnvelope, type AuthorState, type RoundEnvelope } from './envelope.ts';
+import { elicitRequestFor } from './versionSchemas.ts';
+
+/**
+ * An ask on its way out: only what the client can answer, in the schema vocabulary of its
+ * protocol version, with the state sealed together with the flow and what was asked.
+ */
+
+/** Split asks into those the client declared it can answer and the required rest. */
+function keepAnswerable(
+  requests: InputRequests,
+  declared: ClientCapabilities,
+): { kept: InputRequests; unanswerable: InputRequest[] } {
+  const kept: InputRequests = {};
+  const unanswerable: InputRequest[] = [];
+  for (const [key, request] of Object.entries(requests)) {
+    if (supportsRequest(declared, request)) kept[key] = request;
+    else if (askInfoOf(request)?.optional !== true) unanswerable.push(request);
+  }
+  return { kept, unanswerable };
+}
+
+/** The author's state of an ask, in the form it gave it. */
+export function authorStateOf(ask: InputRequiredResult): AuthorState | null {
+  if (ask.requestState !== undefined && ask.state !== undefined) {
+    throw new RoundFault(
+      'The handler returned both requestState (a string) and state (a JSON value); return one.',
+    );
+  }
+  if (ask.state !== undefined) return { form: 'json', value: ask.state };
+  if (ask.requestState !== undefined) {
+    if (typeof ask.requestState !== 'string') {
+      throw new RoundFault('The handler returned a requestState that is not a string.');
+    }
+    return { form: 'string', value: ask.requestState };
+  }
+  return null;
+}
+
+/** Where an ask goes: the client's facts, and the flow the state continues. */
+export interface AskDestination {
+  capabilities: ClientCapabilities;
+  protocolVersion: string;
+  sealer: RequestStateSealer;
+  binding: RequestBinding;
+  /**
+   * The next envelope. `asked` is left out for a new ask (it records what this ask asks); a
+   * round that asks its previous questions again keeps their record.
+   */
+  envelope: Omit<RoundEnvelope, 'asked'> & { asked?: RoundEnvelope['asked'] };
+}
+
+/**
+ * The wire form of an ask: optional asks the client cannot answer are left out, required ones
+ * fail the round, elicitations are rewritten for the client's protocol version, and the state
+ * is sealed with the flow identity and a record of what was asked (always, so the next round
+ * knows its flow and what it may accept even when the author keeps no state).
+ *
+ * @throws {UnsupportedCapabilityError} when a required ask needs an undeclared capability (or
+ *   one the client's version cannot express), or when every ask was optional and none is left.
+ * @throws {RoundFault} when the sealed state is over the size budget.
+ */
+export async function finishAsk(
+  ask: InputRequiredResult,
+  destination: AskDestination,
+): Promise<InputRequiredResult> {
+  const requests = ask.inputRequests ?? {};
+  const { kept, unanswerable } = keepAnswerable(requests, destination.capabilities);
+  const nothingLeft = Object.keys(kept).length === 0 && Object.keys(requests).length > 0;
+  const missing = missingCapabilities(
+    destination.capabilities,
+    nothingLeft ? Object.values(requests) : unanswerable,
+  );
+  if (missing !== undefined) {
+    throw new UnsupportedCapabilityError(
+      { feature: clientFeatureOf(missing), requiredCapabilities: missing },
+      {
+        message: `The client did not declare the capabilities this request needs: ${JSON.stringify(missing)}`,
+      },
+    );
+  }
+  const sent: InputRequests = {};
+  for (const [key, request] of Object.entries(kept)) {
+    sent[key] =
+      request.method === 'elicitation/create'
+        ? elicitRequestFor(request, destination.protocolVersion)
+        : request;
+  }
+  let requestState: string;
+  try {
+    requestState = await sealEnvelope(
+      destination.sealer,
+      { ...destination.envelope, asked: destination.envelope.asked ?? recordAsks(kept) },
+      destination.binding,
+    );
+  } catch (error) {
+    if (error instanceof RequestStateError && error.reason === 'too-large') {
+      throw new RoundFault(`The state of this round is too large to send: ${error.message}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return {
+    resultType: 'input_required',
+    ...(Object.keys(sent).length > 0 ? { inputRequests: sent } : {}),
+    requestState,
+    ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Bounds on what a request may carry into a round, checked before anything recursive (argument
+ * validation, the state binding's canonical JSON) touches it: a value nested thousands deep or
+ * megabytes wide is refused with `-32602`, not left to blow the stack further in.
+ */
+
+/** Limits on the arguments (and answers) one request may carry. */
+export interface ArgumentLimits {
+  /** The deepest nesting of objects and arrays accepted. Default 64. */
+  maxDepth?: number;
+  /** The most values (every object, array and scalar counts one) accepted. Default 100 000. */
+  maxNodes?: number;
+}
+
+export const DEFAULT_MAX_DEPTH = 64;
+export const DEFAULT_MAX_NODES = 100_000;
+
+/**
+ * Why `value` is past the limits, or `undefined`. Iterative, so depth itself cannot overflow the
+ * stack.
+ */
+export function limitProblem(
+  value: unknown,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+  maxNodes: number = DEFAULT_MAX_NODES,
+): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: { value: object; depth: number }[] = [{ value, depth: 1 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: object; depth: number };
+    if (depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
+    const children = Array.isArray(current) ? current : Object.values(current);
+    nodes += 1 + children.length;
+    if (nodes > maxNodes) return `more than ${maxNodes} values`;
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import {
+  InvalidAnswerError,
+  type ElicitRequest,
+  type ElicitationSchema,
+  type InputResponse,
+} from '@parley/core';
+import { compileResponseType, type CompiledResponseType } from '@parley/schema';
+
+import { elicitationShapeProblem, type FormQuestion } from './asked.ts';
+
+/**
+ * Bad answers are asked again. A person who typed "tomorow" into a date field should see the
+ * same question again with what was wrong, in the words of the form they saw (the field's
+ * title, never Parley's internal `value` wrapper), not lose the whole flow to an error.
+ */
+
+/** What is wrong with one answer. */
+export interface AnswerProblem {
+  /** The `inputRequests` key it answered; absent for a handshake-era `ctx.elicit`. */
+  key?: string;
+  /** The field at fault; absent when the answer as a whole is wrong. */
+  field?: string;
+  reason: string;
+}
+
+/** The wrapper field Parley puts scalars and option lists in (`@parley/schema`). */
+const WRAPPER_FIELD = 'value';
+
+/** Compiled questions by digest: the same few questions come back round after round. */
+const compiledQuestions = new Map<string, CompiledResponseType<unknown>>();
+const MAX_COMPILED = 500;
+
+function compiledQuestion(
+  digest: string,
+  schema: ElicitationSchema,
+): CompiledResponseType<unknown> {
+  let found = compiledQuestions.get(digest);
+  if (found === undefined) {
+    found = compileResponseType(schema as never) as CompiledResponseType<unknown>;
+    if (compiledQuestions.size >= MAX_COMPILED) compiledQuestions.clear();
+    compiledQuestions.set(digest, found);
+  }
+  return found;
+}
+
+/**
+ * What is wrong with an elicitation answer to `question`, or `undefined` when it fits (decline
+ * and cancel always fit: they are answers).
+ */
+export function answerProblem(
+  key: string,
+  answer: InputResponse,
+  question: FormQuestion,
+  digest: string,
+): AnswerProblem | undefined {
+  const entry = answer as unknown as Record<string, unknown>;
+  const shape = elicitationShapeProblem(entry);
+  if (shape !== undefined) return { key, reason: shape };
+  if (entry.action !== 'accept') return undefined;
+  try {
+    compiledQuestion(digest, question.requestedSchema).parse(entry.content ?? {});
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof InvalidAnswerError)) throw error;
+    return problemOf(key, error);
+  }
+}
+
+/** An `InvalidAnswerError` as an {@link AnswerProblem} under `key`. */
+export function problemOf(key: string | undefined, error: InvalidAnswerError): AnswerProblem {
+  const field = error.data?.field;
+  return {
+    ...(key !== undefined ? { key } : {}),
+    ...(field !== undefined ? { field } : {}),
+    reason: error.data?.reason ?? error.message,
+  };
+}
+
+function capitalised(text: string): string {
+  return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
+}
+
+/** The reason, labelled the way the person saw the field. */
+export function userFacingReason(problem: AnswerProblem, schema: ElicitationSchema): string {
+  const { field, reason } = problem;
+  if (field === undefined) return capitalised(reason);
+  const property = Object.hasOwn(schema.properties, field) ? schema.properties[field] : undefined;
+  const label = property?.title ?? (field === WRAPPER_FIELD ? undefined : field);
+  return label === undefined ? capitalised(reason) : `${label}: ${reason}`;
+}
+
+/** The same question again, saying what was wrong with the last answer. */
+export function reaskRequest(question: FormQuestion, problem: AnswerProblem): ElicitRequest {
+  const why = userFacingReason(problem, question.requestedSchema);
+  return {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message: `${question.message}\n\nYour last answer could not be used. ${why}.`,
+      requestedSchema: question.requestedSchema,
+    },
+  };
+}
+
+/** The error a bad answer ends in once it may not be asked again. */
+export function invalidAnswerError(problem: AnswerProblem): InvalidAnswerError {
+  return new InvalidAnswerError({
+    ...(problem.key !== undefined ? { key: problem.key } : {}),
+    ...(problem.field !== undefined ? { field: problem.field } : {}),
+    reason: problem.reason,
+  });
+}

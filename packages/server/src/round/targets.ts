@@ -1,0 +1,201 @@
+import {
+  InputRequiredToolResult,
+  ToolResult,
+  isInputRequiredResult,
+  type HandlerKind,
+  type InputRequiredResult,
+  type ReadResourceResult,
+} from '@parley/core';
+import { ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
+import type { HandlerInfo, PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
+
+import type { Context, HandlerTarget } from '../context.ts';
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from '../definitions.ts';
+import { toPromptResult, toResourceResult, toToolResult } from '../results.ts';
+import type { ServerRuntime } from '../runtime.ts';
+import type { AskedRecord } from './asked.ts';
+
+/**
+ * What one `tools/call`, `prompts/get` or `resources/read` is for, resolved from its params: the
+ * handler, how to check its arguments, how to run it, and how its result is normalised. The
+ * pipeline (`serveRound`) treats the four kinds alike through this.
+ */
+
+/** The methods a round can be. */
+export type RoundMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** A round's result after normalisation: a tool's, a prompt's or a resource's, or an ask. */
+export type NormalisedResult = ToolResult | PromptRoundResult | ResourceRoundResult;
+
+export type ArgumentCheck = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+export interface RoundTarget {
+  target: HandlerTarget;
+  /** How middleware sees the handler. */
+  info: HandlerInfo;
+  /** The request's params as middleware sees them. */
+  middlewareParams: Record<string, unknown>;
+  /** What sealed state is bound to: the arguments exactly as the client sent them. */
+  bindingArguments: unknown;
+  /** The arguments to check, as sent. */
+  arguments: unknown;
+  /** How arguments are checked; `undefined` when the handler takes none worth checking. */
+  check(args: unknown): Promise<ArgumentCheck>;
+  /** Run the handler and normalise what it returned. */
+  run(args: unknown, ctx: Context): Promise<NormalisedResult>;
+  /** Normalise what the middleware chain resolved to (it may return a value of its own). */
+  normalise(value: unknown): NormalisedResult;
+  /** Answers that may come without state: the asks the handler declared at registration. */
+  declaredAsks: AskedRecord;
+  /** The handler's options that shape a round. */
+  options: { maxReasks: number | undefined; stateSchema: unknown };
+  /** Tools: the output schema, for the result's check and projection. */
+  tool?: ToolDefinition;
+}
+
+/** The ask inside a normalised result, or `undefined` for a final one. */
+export function askOf(result: NormalisedResult): InputRequiredResult | undefined {
+  if (result instanceof InputRequiredToolResult) return result.toJSON();
+  if (result instanceof ToolResult) return undefined;
+  return isInputRequiredResult(result) ? result : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toolTarget(tool: ToolDefinition, params: Record<string, unknown>): RoundTarget {
+  const hasOutputSchema = tool.options.outputSchema !== undefined;
+  const args = params.arguments;
+  return {
+    target: { kind: 'tool', name: tool.name },
+    info: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+    middlewareParams: { name: tool.name, arguments: isRecord(args) ? args : {} },
+    bindingArguments: args ?? {},
+    arguments: args ?? {},
+    check: async (value) =>
+      tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
+    run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
+    normalise: (value) => toToolResult(value, hasOutputSchema),
+    declaredAsks: tool.declaredAsks,
+    options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },
+    tool,
+  };
+}
+
+function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>): RoundTarget {
+  const args = params.arguments;
+  return {
+    target: { kind: 'prompt', name: prompt.name },
+    info: { kind: 'prompt', name: prompt.name, cacheable: false },
+    middlewareParams: { name: prompt.name, arguments: isRecord(args) ? args : {} },
+    bindingArguments: args ?? {},
+    arguments: args ?? {},
+    check: async (value) => {
+      if (prompt.input === undefined) return { ok: true, value };
+      const parsed = await prompt.input.safeParseAsync(value);
+      return parsed.success
+        ? { ok: true, value: parsed.data }
+        : {
+            ok: false,
+            issues: parsed.error.issues.map(
+              (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+            ),
+          };
+    },
+    run: async (value, ctx) => toPromptResult(await prompt.handler(value, ctx)),
+    normalise: (value) => value as PromptRoundResult,
+    declaredAsks: prompt.declaredAsks,
+    options: { maxReasks: prompt.options.maxReasks, stateSchema: prompt.options.stateSchema },
+  };
+}
+
+function resourceTarget(
+  kind: HandlerKind,
+  uri: string,
+  definition: ResourceDefinition | ResourceTemplateDefinition,
+  info: HandlerInfo,
+  read: (ctx: Context) => Promise<unknown>,
+): RoundTarget {
+  const { mimeType } = definition.options;
+  return {
+    target: { kind, name: uri },
+    info,
+    middlewareParams: { uri },
+    bindingArguments: {},
+    arguments: {},
+    check: async (value) => ({ ok: true, value }),
+    run: async (_value, ctx) => toResourceResult((await read(ctx)) as never, uri, mimeType),
+    normalise: (value) => value as ResourceRoundResult,
+    declaredAsks: definition.declaredAsks,
+    options: {
+      maxReasks: definition.options.maxReasks,
+      stateSchema: definition.options.stateSchema,
+    },
+  };
+}
+
+/**
+ * The target of a round, or the protocol error for a name or URI nothing is registered under.
+ * `params` has been checked to carry a string `name` (tools, prompts) or `uri` (resources).
+ */
+export function resolveTarget(
+  runtime: ServerRuntime,
+  method: RoundMethod,
+  params: Record<string, unknown>,
+): RoundTarget {
+  if (method === 'tools/call') {
+    const name = params.name as string;
+    const tool = runtime.tools.get(name);
+    if (tool === undefined) throw new ProtocolError(-32602, `Tool ${name} not found`);
+    return toolTarget(tool, params);
+  }
+  if (method === 'prompts/get') {
+    const name = params.name as string;
+    const prompt = runtime.prompts.get(name);
+    if (prompt === undefined) throw new ProtocolError(-32602, `Prompt ${name} not found`);
+    return promptTarget(prompt, params);
+  }
+  const uri = params.uri as string;
+  const fixed = runtime.resources.get(uri);
+  if (fixed !== undefined) {
+    return resourceTarget(
+      'resource',
+      uri,
+      fixed,
+      { kind: 'resource', name: uri, cacheable: fixed.options.cacheable === true },
+      async (ctx) => fixed.handler(new URL(uri), ctx),
+    );
+  }
+  for (const template of runtime.templates) {
+    const variables = template.matcher.match(uri);
+    if (variables === null) continue;
+    return resourceTarget(
+      'resourceTemplate',
+      uri,
+      template,
+      {
+        kind: 'resourceTemplate',
+        name: uri,
+        uriTemplate: template.uriTemplate,
+        cacheable: template.options.cacheable === true,
+      },
+      async (ctx) => template.handler(new URL(uri), variables, ctx),
+    );
+  }
+  throw new ResourceNotFoundError(uri);
+}
+
+/**
+ * A final read that followed answers depends on them, and they are not part of any cache key:
+ * on the modern protocol it says so with the strictest hints the spec allows (stale at once,
+ * private), since the fields themselves are required on every read result.
+ */
+export function uncacheable(result: ReadResourceResult): ReadResourceResult {
+  return { ...result, ttlMs: 0, cacheScope: 'private' } as ReadResourceResult;
+}

@@ -1,0 +1,173 @@
+import {
+  LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  type ClientCapabilities,
+  type Implementation,
+  type ParleyError,
+  type Root,
+} from '@parley/core';
+import {
+  ProtocolError,
+  Server,
+  type AuthInfo,
+  type ServerContext,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
+
+import { pushedResultProblem } from '../answers.ts';
+import { complete } from '../completion.ts';
+import type { LogLevel, RequestContext } from '../context.ts';
+import { serveList, type ListMethod } from '../lists.ts';
+import type { PushChannel } from '../pushChannel.ts';
+import type { RoundReply } from '../round/request.ts';
+import { serveRound } from '../round/serveRound.ts';
+import type { RoundMethod } from '../round/targets.ts';
+import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime.ts';
+
+/**
+ * A handshake-era session (2025-11-25 and earlier) on the SDK's low-level `Server`: the SDK keeps
+ * the protocol (framing, `initialize`, the session's capabilities, server→client requests on the
+ * call's stream); every request is served by Parley's round pipeline and lists, exactly as the
+ * modern dispatcher serves them.
+ */
+
+/** What a session is opened with. */
+export interface SessionOptions {
+  authInfo?: AuthInfo | undefined;
+  /** Why server-initiated requests cannot reach this session's client, if they cannot. */
+  pushUnavailable?: (() => ParleyError) | undefined;
+}
+
+/**
+ * Answers of server-initiated requests reach Parley as they came, so a bad one is Parley's to
+ * judge (and to ask again), not a validation dump from the SDK.
+ */
+const AS_SENT: StandardSchemaV1 = {
+  '~standard': { version: 1, vendor: 'parley', validate: (value: unknown) => ({ value }) },
+};
+
+function facts(
+  server: Server,
+  ctx: ServerContext,
+  method: string,
+  authInfo: AuthInfo | undefined,
+): RequestContext {
+  return {
+    protocolVersion: server.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
+    era: 'handshake',
+    method,
+    clientCapabilities: (server.getClientCapabilities() ?? {}) as ClientCapabilities,
+    clientInfo: server.getClientVersion() as Implementation | undefined,
+    sessionId: ctx.sessionId,
+    principal: authInfo?.clientId,
+  };
+}
+
+function pushChannel(server: Server, ctx: ServerContext, options: SessionOptions): PushChannel {
+  const unavailable = options.pushUnavailable;
+  const send = (method: string, params: unknown, wait: { timeout: number; signal: AbortSignal }) =>
+    ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+  return {
+    elicit: (params, wait) => send('elicitation/create', params, wait),
+    sample: async (params, wait) => {
+      const result = await send('sampling/createMessage', params, wait);
+      const problem = pushedResultProblem('sampling/createMessage', result);
+      if (problem !== undefined) throw new ProtocolError(-32603, problem);
+      return result as never;
+    },
+    listRoots: async (wait) => {
+      const result = await send('roots/list', {}, wait);
+      const problem = pushedResultProblem('roots/list', result);
+      if (problem !== undefined) throw new ProtocolError(-32603, problem);
+      return (result as { roots: Root[] }).roots;
+    },
+    completeElicitation: (id) => server.createElicitationCompletionNotifier(id)(),
+    ...(unavailable !== undefined ? { unavailable: () => unavailable() } : {}),
+  };
+}
+
+/** A reply as the SDK handler's return value (or throw). */
+function settle(reply: RoundReply): never {
+  if (reply.kind === 'error')
+    throw new ProtocolError(reply.error.code, reply.error.message, reply.error.data);
+  return reply.result as never;
+}
+
+/** Build the SDK server of one handshake-era session. */
+export function buildSessionServer(runtime: ServerRuntime, options: SessionOptions = {}): Server {
+  const server = new Server(runtime.info, {
+    capabilities: capabilitiesOf(runtime),
+    ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
+    // The era gate and the bridge are Parley's (round/bridge.ts), never the SDK's shim.
+    inputRequired: { legacyShim: false },
+  });
+  const { authInfo } = options;
+
+  const round = (method: RoundMethod) =>
+    server.setRequestHandler(method, async (request, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
+      const reply = await serveRound(runtime, {
+        method,
+        params,
+        // Handshake-era clients do not retry with answers; the bridge feeds its own rounds.
+        inputResponses: undefined,
+        requestState: undefined,
+        request: facts(server, ctx, method, authInfo),
+        signal: ctx.mcpReq.signal,
+        log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
+        progress:
+          progressToken === undefined
+            ? undefined
+            : (progress, total, message) =>
+                ctx.mcpReq.notify({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken,
+                    progress,
+                    ...(total !== undefined ? { total } : {}),
+                    ...(message !== undefined ? { message } : {}),
+                  },
+                }),
+        push: pushChannel(server, ctx, options),
+        projectToolResult: (result, outputJsonSchema) =>
+          server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
+      });
+      return settle(reply);
+    });
+
+  const list = (method: ListMethod) =>
+    server.setRequestHandler(method, async (request, ctx) =>
+      settle(
+        await serveList(runtime, method, request.params, facts(server, ctx, method, authInfo)),
+      ),
+    );
+
+  if (runtime.tools.size > 0) {
+    list('tools/list');
+    round('tools/call');
+  }
+  if (runtime.prompts.size > 0) {
+    list('prompts/list');
+    round('prompts/get');
+  }
+  if (hasResources(runtime)) {
+    list('resources/list');
+    list('resources/templates/list');
+    round('resources/read');
+    server.setRequestHandler('resources/subscribe', (request) => {
+      runtime.changes.subscribe(server, request.params.uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      runtime.changes.unsubscribe(server, request.params.uri);
+      return {};
+    });
+  }
+  if (runtime.prompts.size > 0 || runtime.templates.length > 0) {
+    server.setRequestHandler('completion/complete', async (request) =>
+      settle(await complete(runtime.prompts, runtime.templates, request.params)),
+    );
+  }
+  runtime.changes.track(server);
+  return server;
+}
