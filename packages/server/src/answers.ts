@@ -9,7 +9,7 @@ import {
   type InputResponses,
   type Root,
 } from '@parley/core';
-import type { CompiledResponseType } from '@parley/schema';
+import { compileResponseType, type CompiledResponseType } from '@parley/schema';
 
 import { elicitationShapeProblem } from './round/asked.ts';
 
@@ -22,6 +22,23 @@ import { elicitationShapeProblem } from './round/asked.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Each requested schema compiled as a plain wire schema, for the checks every answer gets first. */
+const wireChecks = new WeakMap<object, CompiledResponseType<unknown>>();
+
+/**
+ * Check content against the schema as sent — the same checks, in the same words, whatever the
+ * response type was written in — before the response type's own parse (refinements, coercion).
+ */
+function checkAsSent(compiled: CompiledResponseType<unknown>, content: unknown): void {
+  const schema = compiled.requestedSchema;
+  let check = wireChecks.get(schema);
+  if (check === undefined) {
+    check = compileResponseType(schema as never) as CompiledResponseType<unknown>;
+    wireChecks.set(schema, check);
+  }
+  check.parse(content);
 }
 
 /**
@@ -50,6 +67,7 @@ export function toElicitationResult<TData>(
       return new CancelledElicitation();
     case 'accept':
       try {
+        checkAsSent(compiled as CompiledResponseType<unknown>, content ?? {});
         return new AcceptedElicitation(compiled.parse(content ?? {}));
       } catch (error) {
         if (

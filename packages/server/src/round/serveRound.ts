@@ -4,12 +4,14 @@ import {
   InvalidInputResponsesError,
   InvalidRequestStateError,
   JSON_RPC_ERROR_CODES,
+  ParleyError,
   ToolResult,
   type InputRequest,
   type InputRequiredResult,
   type InputResponses,
   type ReadResourceResult,
 } from '@parley/core';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
@@ -372,9 +374,22 @@ async function finishComplete(
   return { kind: 'result', result: result as unknown as Record<string, unknown> };
 }
 
+/**
+ * A failure of the server's own machinery (a store that is down, say) before or after the
+ * handler: `-32603 Internal error` for every kind of handler, with the cause kept for `onError`.
+ * It is never an `isError` tool result, which would show the model the server's internals.
+ */
+function serverFault(error: unknown): never {
+  if (error instanceof ParleyError || error instanceof ProtocolError) throw error;
+  throw new RoundFault('Internal error', { cause: error });
+}
+
 /** Report a failure once and map it to the wire. */
 function fail(runtime: ServerRuntime, error: unknown, site: FailureSite): RoundReply {
-  runtime.report(error, { method: site.method, target: site.target });
+  runtime.report(error instanceof RoundFault && error.cause !== undefined ? error.cause : error, {
+    method: site.method,
+    target: site.target,
+  });
   const failure = mapFailure(error, site);
   return failure.kind === 'error'
     ? failure
@@ -435,7 +450,7 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
   };
   let use: TokenUse | undefined;
   try {
-    const opened = await openRound(runtime, req, target, binding);
+    const opened = await openRound(runtime, req, target, binding).catch(serverFault);
     if ('replay' in opened)
       return { kind: 'result', result: opened.replay as Record<string, unknown> };
     use = opened.use;
@@ -453,8 +468,8 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
       );
     }
     if (use?.kind === 'run') {
-      if (reply.kind === 'result') await use.finish(reply.result);
-      else await use.release();
+      if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
+      else await use.release().catch(serverFault);
     }
     return reply;
   } catch (error) {

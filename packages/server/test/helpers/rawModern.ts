@@ -23,6 +23,10 @@ export interface RawCall {
   inputResponses?: unknown;
   requestState?: unknown;
   capabilities?: Record<string, unknown>;
+  /** JSON text spliced in as `arguments`, for values `JSON.stringify` cannot write (5,000 deep). */
+  argumentsJson?: string;
+  /** JSON text spliced in as `inputResponses`, likewise. */
+  inputResponsesJson?: string;
 }
 
 export async function rawModernCall(server: ParleyServer, call: RawCall): Promise<RawResponse> {
@@ -38,8 +42,12 @@ export async function rawModernCall(server: ParleyServer, call: RawCall): Promis
     },
     ...(method === 'resources/read'
       ? { uri: call.uri }
-      : { name: call.name, arguments: call.arguments ?? {} }),
+      : {
+          name: call.name,
+          arguments: call.argumentsJson !== undefined ? '@@arguments@@' : (call.arguments ?? {}),
+        }),
     ...('inputResponses' in call ? { inputResponses: call.inputResponses } : {}),
+    ...(call.inputResponsesJson !== undefined ? { inputResponses: '@@inputResponses@@' } : {}),
     ...('requestState' in call ? { requestState: call.requestState } : {}),
   };
   const response = await server.fetch(
@@ -52,7 +60,9 @@ export async function rawModernCall(server: ParleyServer, call: RawCall): Promis
         'mcp-method': method,
         'mcp-name': String(method === 'resources/read' ? call.uri : call.name),
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params })
+        .replace('"@@arguments@@"', call.argumentsJson ?? '{}')
+        .replace('"@@inputResponses@@"', call.inputResponsesJson ?? '{}'),
     }),
   );
   const text = await response.text();
