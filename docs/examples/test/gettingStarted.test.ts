@@ -73,7 +73,7 @@ describe('main.ts over HTTP', () => {
 
   test('the parley terminal client lists the tools', async () => {
     // `pnpm parley` in this repository; `npx parley` where @parley/client is installed.
-    const cli = `${repoRoot}/packages/client/src/cli/main.ts`;
+    const cli = `${repoRoot}/packages/cli/src/main.ts`;
     const { stdout } = await execFileAsync(
       process.execPath,
       [

@@ -2,11 +2,11 @@ import type { ElicitationSchema, ElicitFormParams, ElicitUrlParams } from '@parl
 import { createResponseType } from '@parley/schema';
 import { describe, expect, test } from 'vitest';
 
-import { createElicitationHandler } from '../../src/cli/elicitationPrompt.ts';
-import { NO_CHOICE } from '../../src/cli/fieldPrompt.ts';
-import { oneAtATime } from '../../src/cli/oneAtATime.ts';
-import { CANCELLED } from '../../src/cli/prompter.ts';
-import type { InputContext } from '../../src/index.ts';
+import { createElicitationHandler } from '../src/elicitationPrompt.ts';
+import { NO_CHOICE } from '../src/fieldPrompt.ts';
+import { oneAtATime } from '../src/oneAtATime.ts';
+import { CANCELLED } from '../src/prompter.ts';
+import type { InputContext } from '@parley/client';
 import { inputContext } from './helpers/inputContext.ts';
 import { scriptedPrompter, type ScriptedAnswer } from './helpers/scriptedPrompter.ts';
 

@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
 
-import { targetLabel } from '../../src/cli/runCli.ts';
+import { targetLabel } from '../src/runCli.ts';
 import {
   formatPromptResult,
   formatResourceResult,
   formatToolList,
   formatToolResult,
   wrap,
-} from '../../src/cli/renderResult.ts';
-import type { Tool, ToolCallResult } from '../../src/index.ts';
+} from '../src/renderResult.ts';
+import type { Tool, ToolCallResult } from '@parley/client';
 
 function result(overrides: Partial<ToolCallResult>): ToolCallResult {
   return {

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 
 import type { Root } from '@parley/core';
 
-import type { RootsProvider } from '../types.ts';
+import type { RootsProvider } from '@parley/client';
 import type { PromptLog } from './prompter.ts';
 
 /** The directory `parley` runs in, as the one root it offers. */

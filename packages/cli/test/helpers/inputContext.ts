@@ -1,4 +1,4 @@
-import type { InputContext } from '../../../src/index.ts';
+import type { InputContext } from '@parley/client';
 
 /** The context a handler gets for round `round` of a `tools/call`, as the client builds it. */
 export function inputContext(round = 1, overrides: Partial<InputContext> = {}): InputContext {

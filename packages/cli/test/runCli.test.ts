@@ -3,9 +3,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { CANCELLED } from '../../src/cli/prompter.ts';
-import { runCli } from '../../src/cli/runCli.ts';
-import { USAGE } from '../../src/cli/usage.ts';
+import { CANCELLED } from '../src/prompter.ts';
+import { runCli } from '../src/runCli.ts';
+import { USAGE } from '../src/usage.ts';
 import {
   NODE_FROM_SOURCE,
   repoRoot,

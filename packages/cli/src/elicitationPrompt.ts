@@ -1,7 +1,7 @@
 import { InvalidAnswerError, type ElicitFormParams, type ElicitUrlParams } from '@parley/core';
 import type { FieldDescriptor, ResponseBuilder } from '@parley/schema';
 
-import type { ElicitationAnswer, ElicitationHandler, InputContext } from '../types.ts';
+import type { ElicitationAnswer, ElicitationHandler, InputContext } from '@parley/client';
 import { askField, fieldChecker, fieldProblem, type FieldAnswer } from './fieldPrompt.ts';
 import { CANCELLED, type Prompter } from './prompter.ts';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-import type { ClientMode, StdioServerCommand } from '../types.ts';
+import type { ClientMode, StdioServerCommand } from '@parley/client';
 import { splitCommandLine } from './commandLine.ts';
 import { UsageError } from './usage.ts';
 

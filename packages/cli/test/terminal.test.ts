@@ -8,7 +8,7 @@ import { openTerminal, requireTmux, type TmuxTerminal } from './helpers/tmuxTerm
  * running as its own process, answered key by key, checked by what the screen shows.
  */
 
-const CLI = `${repoRoot}packages/client/src/cli/main.ts`;
+const CLI = `${repoRoot}packages/cli/src/main.ts`;
 
 // clack's marks: the active prompt, and a prompt whose input is refused.
 const ACTIVE = '◆';

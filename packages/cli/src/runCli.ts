@@ -1,5 +1,5 @@
-import { Client } from '../client.ts';
-import type { ClientOptions, ClientTarget } from '../types.ts';
+import { Client, type ClientOptions, type ClientTarget } from '@parley/client';
+
 import { cwdRoots } from './cwdRoots.ts';
 import { describeError } from './describeError.ts';
 import { createElicitationHandler } from './elicitationPrompt.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
-import { promptArguments, toolArguments } from '../../src/cli/toolArguments.ts';
-import { UsageError } from '../../src/cli/usage.ts';
+import { promptArguments, toolArguments } from '../src/toolArguments.ts';
+import { UsageError } from '../src/usage.ts';
 
 const schema = {
   type: 'object',

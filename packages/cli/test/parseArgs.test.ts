@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 
-import { splitCommandLine } from '../../src/cli/commandLine.ts';
-import { parseCommandLine } from '../../src/cli/parseArgs.ts';
-import { UsageError } from '../../src/cli/usage.ts';
+import { splitCommandLine } from '../src/commandLine.ts';
+import { parseCommandLine } from '../src/parseArgs.ts';
+import { UsageError } from '../src/usage.ts';
 
 const URL = 'http://127.0.0.1:3001/mcp';
 const defaults = { mode: 'auto', serverStderr: false };

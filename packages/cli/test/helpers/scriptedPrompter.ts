@@ -6,7 +6,7 @@ import {
   type Prompter,
   type SelectPrompt,
   type TextPrompt,
-} from '../../../src/cli/prompter.ts';
+} from '../../src/prompter.ts';
 
 /**
  * A person at a keyboard, scripted: each prompt takes the next answer (or `CANCELLED`, as

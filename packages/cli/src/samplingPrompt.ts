@@ -1,6 +1,6 @@
 import type { CreateMessageParams, CreateMessageResult, SamplingMessage } from '@parley/core';
 
-import type { InputContext, SamplingHandler } from '../types.ts';
+import type { InputContext, SamplingHandler } from '@parley/client';
 import { roundLabel } from './elicitationPrompt.ts';
 import { CANCELLED, type Prompter } from './prompter.ts';
 

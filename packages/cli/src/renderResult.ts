@@ -1,7 +1,5 @@
 import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@parley/core';
-import type { Tool } from '@modelcontextprotocol/client';
-
-import type { ToolCallResult } from '../types.ts';
+import type { Tool, ToolCallResult } from '@parley/client';
 
 /**
  * Results as plain text for stdout: what a person reads, and what a pipe gets. Kept to 80

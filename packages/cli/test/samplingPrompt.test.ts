@@ -1,14 +1,14 @@
 import type { CreateMessageParams } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 
-import { oneAtATime } from '../../src/cli/oneAtATime.ts';
-import { CANCELLED } from '../../src/cli/prompter.ts';
+import { oneAtATime } from '../src/oneAtATime.ts';
+import { CANCELLED } from '../src/prompter.ts';
 import {
   HUMAN_MODEL,
   SamplingRefusedError,
   conversationText,
   createSamplingHandler,
-} from '../../src/cli/samplingPrompt.ts';
+} from '../src/samplingPrompt.ts';
 import { inputContext } from './helpers/inputContext.ts';
 import { scriptedPrompter } from './helpers/scriptedPrompter.ts';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * boundary anyway.
  */
 
-export const repoRoot = fileURLToPath(new URL('../../../../..', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 
 /** How to run a TypeScript entry of the repository from source. */
 export const NODE_FROM_SOURCE = ['--conditions=@parley/source', '--import', 'tsx'];
