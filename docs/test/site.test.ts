@@ -2,7 +2,7 @@
  * Builds the site exactly as `pnpm docs:build` does (typedoc, then VitePress), serves it on
  * 127.0.0.1, and crawls it in headless Chromium from the start page, following every internal
  * link: a missing page or anchor, a console error, or a page without content fails the test. The
- * elicitation page is saved as a screenshot in docs/.artifacts/.
+ * elicitation page is saved as a screenshot in docs/.artifacts/. Which Chromium: see browser.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -15,11 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
+import { findBrowser } from './browser.ts';
+
 const docsRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Not `.vitepress/dist`, so the test never replaces the output of a `pnpm docs:build`. */
 const outDir = join(docsRoot, 'node_modules/.site-test');
 const screenshot = join(docsRoot, '.artifacts/elicitation.png');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const require = createRequire(join(docsRoot, 'package.json'));
 
 function bin(pkg: string, name: string): string {
@@ -92,17 +93,14 @@ let context: BrowserContext | undefined;
 let profile = '';
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `No Chromium at ${chromiumPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-    );
-  }
+  const browser = await findBrowser();
   await run([bin('typedoc', 'typedoc'), '--options', 'typedoc.json', '--logLevel', 'Error']);
   await run([bin('vitepress', 'vitepress'), 'build', '--outDir', outDir]);
   ({ server, origin } = await serve(outDir));
   profile = mkdtempSync(join(tmpdir(), 'parley-docs-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     viewport: { width: 1280, height: 900 },
     args: [
