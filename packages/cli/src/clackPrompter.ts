@@ -1,16 +1,19 @@
+import { emitKeypressEvents } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { styleText } from 'node:util';
 
 import * as clack from '@clack/prompts';
 
-import { CANCELLED, type Cancelled, type Prompter } from './prompter.ts';
+import { CANCELLED, DECLINED, type Dismissed, type Prompter } from './prompter.ts';
 
 /**
  * The real terminal, through `@clack/prompts`: it owns raw mode, key handling, redrawing and
- * colours, so nothing here touches the terminal by hand. Ctrl-C and Escape end a prompt as
- * "cancelled".
+ * colours, so nothing here touches the terminal by hand. Escape and Ctrl-C end a prompt as
+ * "cancelled" (clack's own keys); Ctrl-D ends it as "declined".
  */
 
 export interface ClackStreams {
+  /** Where keys come from; default stdin. */
   input?: Readable;
   /**
    * Where the questions are drawn. The CLI uses stderr, so stdout carries only the result and
@@ -19,19 +22,49 @@ export interface ClackStreams {
   output?: Writable;
 }
 
-function settle<T>(value: T): Exclude<T, symbol> | Cancelled {
-  return clack.isCancel(value) ? CANCELLED : (value as Exclude<T, symbol>);
+interface Key {
+  ctrl?: boolean;
+  name?: string;
+}
+
+/** Ctrl-D, as the terminal sends it. */
+const CTRL_D = '\x04';
+
+/**
+ * Run one clack prompt so that Ctrl-D declines it. clack has no "decline": Ctrl-D is made one
+ * of its cancel keys (so the prompt closes and redraws as Escape closes it), and a keypress
+ * listener notes that it was Ctrl-D, which turns the cancel into a decline.
+ */
+async function dismissible<T>(
+  input: Readable,
+  run: () => Promise<T | symbol>,
+): Promise<Exclude<T, symbol> | Dismissed> {
+  let declined = false;
+  const onKeypress = (text: string | undefined, key: Key | undefined) => {
+    if (text === CTRL_D || (key?.ctrl === true && key.name === 'd')) declined = true;
+  };
+  emitKeypressEvents(input);
+  input.on('keypress', onKeypress);
+  try {
+    const value = await run();
+    if (!clack.isCancel(value)) return value as Exclude<T, symbol>;
+    return declined ? DECLINED : CANCELLED;
+  } finally {
+    input.off('keypress', onKeypress);
+  }
 }
 
 export function clackPrompter(streams: ClackStreams = {}): Prompter {
+  clack.updateSettings({ aliases: { [CTRL_D]: 'cancel' } });
+  const input = streams.input ?? process.stdin;
   const io = {
-    ...(streams.input !== undefined ? { input: streams.input } : {}),
+    input,
     ...(streams.output !== undefined ? { output: streams.output } : {}),
   };
   return {
-    async text({ message, placeholder, initialValue, validate, signal }) {
-      return settle(
-        await clack.text({
+    text: ({ message, placeholder, initialValue, validate, signal }) =>
+      dismissible(input, () =>
+        clack.text({
           ...io,
           message,
           ...(placeholder !== undefined ? { placeholder } : {}),
@@ -39,21 +72,19 @@ export function clackPrompter(streams: ClackStreams = {}): Prompter {
           ...(validate !== undefined ? { validate: (value) => validate(value ?? '') } : {}),
           ...(signal !== undefined ? { signal } : {}),
         }),
-      );
-    },
-    async confirm({ message, initialValue, signal }) {
-      return settle(
-        await clack.confirm({
+      ),
+    confirm: ({ message, initialValue, signal }) =>
+      dismissible(input, () =>
+        clack.confirm({
           ...io,
           message,
           ...(initialValue !== undefined ? { initialValue } : {}),
           ...(signal !== undefined ? { signal } : {}),
         }),
-      );
-    },
-    async select({ message, options, initialValue, signal }) {
-      return settle(
-        await clack.select({
+      ),
+    select: ({ message, options, initialValue, signal }) =>
+      dismissible(input, () =>
+        clack.select({
           ...io,
           message,
           // clack's option type is conditional on the value type; ours are always strings.
@@ -61,11 +92,10 @@ export function clackPrompter(streams: ClackStreams = {}): Prompter {
           ...(initialValue !== undefined ? { initialValue } : {}),
           ...(signal !== undefined ? { signal } : {}),
         }),
-      );
-    },
-    async multiselect({ message, options, initialValues, required, signal }) {
-      return settle(
-        await clack.multiselect({
+      ),
+    multiselect: ({ message, options, initialValues, required, signal }) =>
+      dismissible(input, () =>
+        clack.multiselect({
           ...io,
           message,
           options: options as clack.Option<(typeof options)[number]['value']>[],
@@ -73,8 +103,9 @@ export function clackPrompter(streams: ClackStreams = {}): Prompter {
           ...(initialValues !== undefined ? { initialValues } : {}),
           ...(signal !== undefined ? { signal } : {}),
         }),
-      );
-    },
+      ),
+    question: (heading, message, hint) =>
+      clack.log.step(`${styleText('dim', heading)}\n${message}\n${styleText('dim', hint)}`, io),
     step: (message) => clack.log.step(message, io),
     info: (message) => clack.log.info(message, io),
     success: (message) => clack.log.success(message, io),

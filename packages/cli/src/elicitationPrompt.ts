@@ -1,19 +1,30 @@
 import { InvalidAnswerError, type ElicitFormParams, type ElicitUrlParams } from '@parley/core';
-import type { FieldDescriptor, ResponseBuilder } from '@parley/schema';
+import type {
+  ElicitationAnswer,
+  ElicitationHandler,
+  FieldDescriptor,
+  InputContext,
+  ResponseBuilder,
+} from '@parley/client';
 
-import type { ElicitationAnswer, ElicitationHandler, InputContext } from '@parley/client';
 import { askField, fieldChecker, fieldProblem, type FieldAnswer } from './fieldPrompt.ts';
-import { CANCELLED, type Prompter } from './prompter.ts';
+import { CANCELLED, DECLINED, DISMISS_KEYS, type Dismissed, type Prompter } from './prompter.ts';
 
 /**
- * An elicitation as terminal prompts: the server's message, a choice to answer, decline or
- * cancel, then one prompt per field. The answer is built with `responseType(values)`, so the
- * schema's defaults fill what was left empty and nothing invalid is ever sent.
+ * An elicitation as terminal prompts: where it comes from and the server's message, a hint line
+ * with the keys that decline (Ctrl-D) or cancel (Esc) it, then one prompt per field, the first
+ * one open at once. The answer is built with `responseType(values)`, so the schema's defaults
+ * fill what was left empty and nothing invalid is ever sent.
  */
 
 type Action = 'accept' | 'decline' | 'cancel';
 
 const CANCEL = { action: 'cancel' } as const;
+const DECLINE = { action: 'decline' } as const;
+
+function dismissal(reason: Dismissed): ElicitationAnswer {
+  return reason === DECLINED ? DECLINE : CANCEL;
+}
 
 /** Where the question comes from, for the line above it. */
 export function roundLabel(ctx: InputContext): string {
@@ -28,69 +39,53 @@ function roundKey(ctx: InputContext): string | undefined {
     : `${ctx.call.method} ${ctx.call.name} ${ctx.round}`;
 }
 
-async function chooseAction(
-  prompter: Prompter,
-  message: string,
-  accept: string,
-  signal: AbortSignal,
-): Promise<Action> {
-  const choice = await prompter.select<Action>({
-    message,
-    options: [
-      { value: 'accept', label: accept },
-      { value: 'decline', label: 'Decline', hint: 'say no; the server carries on without it' },
-      { value: 'cancel', label: 'Cancel', hint: 'dismiss the question' },
-    ],
-    initialValue: 'accept',
-    signal,
-  });
-  return choice === CANCELLED ? 'cancel' : choice;
-}
-
 async function answerUrl(
   prompter: Prompter,
-  message: string,
   params: ElicitUrlParams,
   signal: AbortSignal,
 ): Promise<ElicitationAnswer> {
   // Never opened for the person: they read where it goes and open it themselves, or not.
-  prompter.note(params.url, 'The server asks you to open this URL in your browser');
-  const action = await chooseAction(prompter, message, 'Accept — I will open it', signal);
-  return action === 'accept' ? { action: 'accept' } : { action };
+  prompter.note(params.url, 'Open this URL in your browser');
+  const agreed = await prompter.confirm({
+    message: 'Will you open it?',
+    initialValue: true,
+    signal,
+  });
+  if (agreed === CANCELLED || agreed === DECLINED) return dismissal(agreed);
+  return agreed ? { action: 'accept' } : DECLINE;
 }
 
 async function answerForm(
   prompter: Prompter,
-  message: string,
   responseType: ResponseBuilder,
   params: ElicitFormParams,
   signal: AbortSignal,
 ): Promise<ElicitationAnswer> {
   const { fields } = responseType;
-  const action = await chooseAction(
-    prompter,
-    message,
-    fields.length === 0 ? 'Accept' : 'Answer',
-    signal,
-  );
-  if (action !== 'accept') return { action };
+  // Nothing to fill in (an approval): yes accepts, no declines.
+  if (fields.length === 0) {
+    const agreed = await prompter.confirm({ message: 'Accept?', initialValue: false, signal });
+    if (agreed === CANCELLED || agreed === DECLINED) return dismissal(agreed);
+    return agreed ? responseType({}) : DECLINE;
+  }
 
   const values: Record<string, FieldAnswer> = {};
-  /** False when the person cancelled. */
-  const ask = async (field: FieldDescriptor): Promise<boolean> => {
+  /** The reason the person left the form, or `undefined` when they answered the field. */
+  const ask = async (field: FieldDescriptor): Promise<Dismissed | undefined> => {
     const previous = values[field.name];
     const answer = await askField(prompter, field, {
       check: fieldChecker(params.requestedSchema, field),
       ...(previous !== undefined ? { previous } : {}),
       signal,
     });
-    if (answer === CANCELLED) return false;
+    if (answer === CANCELLED || answer === DECLINED) return answer;
     values[field.name] = answer;
-    return true;
+    return undefined;
   };
 
   for (const field of fields) {
-    if (!(await ask(field))) return CANCEL;
+    const left = await ask(field);
+    if (left !== undefined) return dismissal(left);
   }
   // The prompts checked each field already; the builder has the last word (and fills defaults).
   for (;;) {
@@ -104,7 +99,8 @@ async function answerForm(
       const field = fields.find((candidate) => candidate.name === data?.field);
       if (data === undefined || field === undefined) throw error;
       prompter.error(fieldProblem(field, data.reason));
-      if (!(await ask(field))) return CANCEL;
+      const left = await ask(field);
+      if (left !== undefined) return dismissal(left);
     }
   }
 }
@@ -127,11 +123,11 @@ export function createElicitationHandler(
         prompter.info(`Cancelled with the rest of the round: ${message}`);
         return CANCEL;
       }
-      prompter.step(roundLabel(ctx));
+      prompter.question(roundLabel(ctx), message, DISMISS_KEYS);
       const answer =
         params.mode === 'url'
-          ? await answerUrl(prompter, message, params, ctx.signal)
-          : await answerForm(prompter, message, responseType, params, ctx.signal);
+          ? await answerUrl(prompter, params, ctx.signal)
+          : await answerForm(prompter, responseType, params, ctx.signal);
       if (isAction(answer, 'cancel')) {
         cancelledRound = round;
         prompter.warn('Cancelled.');

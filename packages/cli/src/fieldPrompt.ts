@@ -1,7 +1,7 @@
 import { InvalidAnswerError, type ElicitContentValue, type ElicitationSchema } from '@parley/core';
 import { createResponseType, type FieldDescriptor } from '@parley/schema';
 
-import { CANCELLED, type Cancelled, type Choice, type Prompter } from './prompter.ts';
+import { isDismissed, type Choice, type Dismissed, type Prompter } from './prompter.ts';
 
 /**
  * One form field as one terminal prompt: text for strings and numbers, yes/no for booleans, a
@@ -22,11 +22,49 @@ const FORMAT_PLACEHOLDERS: Record<NonNullable<FieldDescriptor['format']>, string
   uri: 'https://…',
 };
 
-/** What the person sees above the prompt: the title, and the description when there is one. */
+/** `5–480`, `at least 5`, `at most 480`, or nothing, for a pair of bounds. */
+function range(min: number | undefined, max: number | undefined, unit = ''): string | undefined {
+  if (min !== undefined && max !== undefined)
+    return min === max ? `exactly ${min}${unit}` : `${min}–${max}${unit}`;
+  if (min !== undefined) return `at least ${min}${unit}`;
+  if (max !== undefined) return `at most ${max}${unit}`;
+  return undefined;
+}
+
+/**
+ * The limits a value must keep, said before it is typed (`whole number, 5–480`, `at least 2
+ * characters`, `choose 1–3`), so a person does not learn them from a refusal.
+ */
+export function fieldLimits(field: FieldDescriptor): string | undefined {
+  switch (field.kind) {
+    case 'number':
+    case 'integer': {
+      const bounds = range(field.minimum, field.maximum);
+      const whole = field.kind === 'integer' ? 'whole number' : undefined;
+      return [whole, bounds].filter(Boolean).join(', ') || undefined;
+    }
+    case 'string': {
+      // "At least 1 character" only repeats what "required" means.
+      const min = field.minLength === 1 && field.required ? undefined : field.minLength;
+      const characters = (n: number | undefined) => (n === 1 ? ' character' : ' characters');
+      return range(min, field.maxLength, characters(field.maxLength ?? min));
+    }
+    case 'multi-select': {
+      const bounds = range(field.minItems, field.maxItems);
+      return bounds === undefined ? undefined : `choose ${bounds}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What the person sees above the prompt: the title, the description, and the limits. */
 export function fieldLabel(field: FieldDescriptor): string {
   const title = field.title ?? field.name;
   const optional = field.required || field.default !== undefined ? '' : ' (optional)';
-  return `${title}${optional}${field.description !== undefined ? ` · ${field.description}` : ''}`;
+  return [`${title}${optional}`, field.description, fieldLimits(field)]
+    .filter((part) => part !== undefined && part !== '')
+    .join(' · ');
 }
 
 /** "Title is required", "Date: expected a date …": a refusal as a sentence about the field. */
@@ -99,7 +137,7 @@ export async function askField(
   prompter: Prompter,
   field: FieldDescriptor,
   { check, previous, signal }: AskFieldOptions,
-): Promise<FieldAnswer | Cancelled> {
+): Promise<FieldAnswer | Dismissed> {
   const message = fieldLabel(field);
   const start = previous ?? field.default;
   const base = { message, ...(signal !== undefined ? { signal } : {}) };
@@ -121,7 +159,7 @@ export async function askField(
         options,
         ...(typeof start === 'string' ? { initialValue: start } : {}),
       });
-      if (answer === CANCELLED) return CANCELLED;
+      if (isDismissed(answer)) return answer;
       return answer === NO_CHOICE ? undefined : answer;
     }
     case 'multi-select': {
@@ -147,7 +185,7 @@ export async function askField(
           return 'problem' in parsed ? parsed.problem : check(parsed.value);
         },
       });
-      if (answer === CANCELLED) return CANCELLED;
+      if (isDismissed(answer)) return answer;
       const parsed = parseTyped(field, answer);
       // The prompt validated already; a prompter that does not validate gets the builder's check.
       return 'value' in parsed ? parsed.value : answer;

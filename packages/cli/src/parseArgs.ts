@@ -23,7 +23,7 @@ export interface CommonFlags {
 
 export type CliCommand =
   | { kind: 'help' }
-  | ({ kind: 'tools'; target: ServerTarget } & CommonFlags)
+  | ({ kind: ListKind; target: ServerTarget } & CommonFlags)
   | ({
       kind: 'call' | 'prompt';
       target: ServerTarget;
@@ -32,7 +32,10 @@ export type CliCommand =
     } & CommonFlags)
   | ({ kind: 'read'; target: ServerTarget; uri: string } & CommonFlags);
 
-const COMMANDS = ['tools', 'call', 'prompt', 'read'] as const;
+/** The commands that list what a server offers. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+const COMMANDS = ['tools', 'prompts', 'resources', 'call', 'prompt', 'read'] as const;
 const MODES: readonly ClientMode[] = ['auto', 'modern', 'handshake'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -153,15 +156,20 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
 
   switch (kind) {
     case 'tools':
+    case 'prompts':
+    case 'resources':
       if (operands.length > 0)
         throw new UsageError(
-          `parley tools takes no more than the server; got ${operands.join(' ')}.`,
+          `parley ${kind} takes no more than the server; got ${operands.join(' ')}.`,
         );
-      if (values.args !== undefined) throw new UsageError('parley tools takes no --args.');
+      if (values.args !== undefined) throw new UsageError(`parley ${kind} takes no --args.`);
       return { kind, target, ...flags };
     case 'read': {
       const [uri, ...extra] = operands;
-      if (uri === undefined) throw new UsageError('parley read needs the URI of a resource.');
+      if (uri === undefined)
+        throw new UsageError(
+          'parley read needs the URI of a resource (parley resources <target> lists them).',
+        );
       if (extra.length > 0 || values.args !== undefined)
         throw new UsageError('parley read takes only a URI.');
       return { kind, target, uri, ...flags };
@@ -171,7 +179,9 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
       const [name, ...pairs] = operands;
       if (name === undefined) {
         throw new UsageError(
-          `parley ${kind} needs the name of the ${kind === 'call' ? 'tool' : 'prompt'}.`,
+          kind === 'call'
+            ? 'parley call needs the name of the tool (parley tools <target> lists them).'
+            : 'parley prompt needs the name of the prompt (parley prompts <target> lists them).',
         );
       }
       return {

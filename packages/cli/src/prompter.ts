@@ -3,9 +3,19 @@
  * can be tested with scripted answers and the real terminal (`clackPrompter`) stays a thin shell.
  */
 
-/** Returned by a prompt the person left with Ctrl-C or Escape. */
+/** Returned by a prompt the person left with Escape or Ctrl-C: "dismiss the question". */
 export const CANCELLED: unique symbol = Symbol('parley-cli:cancelled');
 export type Cancelled = typeof CANCELLED;
+
+/** Returned by a prompt the person left with Ctrl-D: "no, I will not answer that". */
+export const DECLINED: unique symbol = Symbol('parley-cli:declined');
+export type Declined = typeof DECLINED;
+
+/** How a person leaves a prompt without answering it. */
+export type Dismissed = Cancelled | Declined;
+
+/** The keys that leave a question unanswered, as the hint line under every question says. */
+export const DISMISS_KEYS = 'Ctrl-D declines · Esc cancels';
 
 /** Every prompt can be ended from outside, when the call it answers for is over. */
 interface PromptBase {
@@ -46,6 +56,11 @@ export interface MultiselectPrompt<V extends string> extends PromptBase {
 
 /** Lines around the prompts: what the server said, what happened. */
 export interface PromptLog {
+  /**
+   * A question from the server, before its fields: where it comes from (`book_flight asks
+   * (round 1)`), the server's message, and a hint line with the keys that decline or cancel.
+   */
+  question(heading: string, message: string, hint: string): void;
   step(message: string): void;
   info(message: string): void;
   success(message: string): void;
@@ -56,11 +71,15 @@ export interface PromptLog {
 }
 
 export interface Prompter extends PromptLog {
-  text(prompt: TextPrompt): Promise<string | Cancelled>;
-  confirm(prompt: ConfirmPrompt): Promise<boolean | Cancelled>;
-  select<V extends string>(prompt: SelectPrompt<V>): Promise<V | Cancelled>;
-  multiselect<V extends string>(prompt: MultiselectPrompt<V>): Promise<V[] | Cancelled>;
+  text(prompt: TextPrompt): Promise<string | Dismissed>;
+  confirm(prompt: ConfirmPrompt): Promise<boolean | Dismissed>;
+  select<V extends string>(prompt: SelectPrompt<V>): Promise<V | Dismissed>;
+  multiselect<V extends string>(prompt: MultiselectPrompt<V>): Promise<V[] | Dismissed>;
   /** The start and the end of a session in the terminal. */
   intro(title: string): void;
   outro(message: string): void;
+}
+
+export function isDismissed(value: unknown): value is Dismissed {
+  return value === CANCELLED || value === DECLINED;
 }

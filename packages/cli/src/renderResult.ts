@@ -1,5 +1,5 @@
 import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@parley/core';
-import type { Tool, ToolCallResult } from '@parley/client';
+import type { Prompt, Resource, ResourceTemplateType, Tool, ToolCallResult } from '@parley/client';
 
 /**
  * Results as plain text for stdout: what a person reads, and what a pipe gets. Kept to 80
@@ -8,6 +8,8 @@ import type { Tool, ToolCallResult } from '@parley/client';
 
 const WIDTH = 80;
 const NAME_COLUMN = 24;
+/** URIs are longer than names; past this they get a line of their own. */
+const URI_COLUMN = 40;
 
 /** Greedy word wrap; a word longer than the width gets a line of its own. */
 export function wrap(text: string, width: number): string[] {
@@ -74,6 +76,12 @@ export function formatResourceResult(result: ReadResourceResult): string {
 interface ArgumentSchema {
   type?: unknown;
   description?: unknown;
+  enum?: unknown;
+}
+
+function schemaType(property: ArgumentSchema): string {
+  if (Array.isArray(property.enum)) return property.enum.map(String).join('|');
+  return Array.isArray(property.type) ? property.type.join('|') : String(property.type ?? 'any');
 }
 
 function argumentLines(tool: Tool): string[] {
@@ -83,45 +91,140 @@ function argumentLines(tool: Tool): string[] {
   };
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
-    const type = Array.isArray(property.type)
-      ? property.type.join('|')
-      : String(property.type ?? 'any');
     const description =
       typeof property.description === 'string' ? ` · ${property.description}` : '';
-    return `${name}=<${type}>${required.has(name) ? '' : ' (optional)'}${description}`;
+    return `${name}=<${schemaType(property)}>${required.has(name) ? '' : ' (optional)'}${description}`;
   });
 }
 
-/** `parley tools`: each tool's name, description and arguments. */
-export function formatToolList(tools: readonly Tool[], width: number = WIDTH): string {
-  if (tools.length === 0) return 'The server lists no tools.';
-  // A name too long for the column goes on a line of its own rather than widening every row.
-  const fitting = tools
-    .map((tool) => tool.name.length)
-    .filter((length) => length + 2 <= NAME_COLUMN);
-  const column = fitting.length > 0 ? Math.max(...fitting) + 2 : NAME_COLUMN;
+/** One row of a list: a name in the first column, text and detail lines beside it. */
+interface Entry {
+  name: string;
+  title?: string | undefined;
+  text?: string | undefined;
+  details?: string[];
+}
+
+/** Rows of `name  text`, wrapped to `width`; a name too long for the column gets a line of its own. */
+function formatEntries(
+  entries: readonly Entry[],
+  width: number,
+  nameColumn: number = NAME_COLUMN,
+): string[] {
+  const fitting = entries
+    .map((entry) => entry.name.length)
+    .filter((length) => length + 2 <= nameColumn);
+  const column = fitting.length > 0 ? Math.max(...fitting) + 2 : nameColumn;
   const indent = ' '.repeat(column);
   const lines: string[] = [];
-  for (const tool of tools) {
+  for (const entry of entries) {
     const text = [
-      tool.title !== undefined && tool.title !== tool.name ? `${tool.title}.` : '',
-      tool.description ?? '',
+      entry.title !== undefined && entry.title !== entry.name ? `${entry.title}.` : '',
+      entry.text ?? '',
     ]
       .filter(Boolean)
       .join(' ');
     const body = [
       ...wrap(text, width - column),
-      ...argumentLines(tool).flatMap((line) => wrap(line, width - column)),
+      ...(entry.details ?? []).flatMap((line) => wrap(line, width - column)),
     ].filter((line) => line !== '');
-    if (tool.name.length + 2 > column) {
-      lines.push(tool.name, ...body.map((line) => indent + line));
+    if (entry.name.length + 2 > column) {
+      lines.push(entry.name, ...body.map((line) => indent + line));
     } else {
       const [first = '', ...more] = body;
       lines.push(
-        `${tool.name.padEnd(column)}${first}`.trimEnd(),
+        `${entry.name.padEnd(column)}${first}`.trimEnd(),
         ...more.map((line) => indent + line),
       );
     }
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/** `parley tools`: each tool's name, description and arguments. */
+export function formatToolList(tools: readonly Tool[], width: number = WIDTH): string {
+  if (tools.length === 0) return 'The server lists no tools.';
+  return formatEntries(
+    tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      text: tool.description,
+      details: argumentLines(tool),
+    })),
+    width,
+  ).join('\n');
+}
+
+/** `parley prompts`: each prompt's name, description and arguments (always strings). */
+export function formatPromptList(prompts: readonly Prompt[], width: number = WIDTH): string {
+  if (prompts.length === 0) return 'The server lists no prompts.';
+  return formatEntries(
+    prompts.map((prompt) => ({
+      name: prompt.name,
+      title: prompt.title,
+      text: prompt.description,
+      details: (prompt.arguments ?? []).map(
+        (argument) =>
+          `${argument.name}=<text>${argument.required === true ? '' : ' (optional)'}${argument.description !== undefined ? ` · ${argument.description}` : ''}`,
+      ),
+    })),
+    width,
+  ).join('\n');
+}
+
+function resourceText(resource: {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+}): string {
+  return [
+    resource.title ?? resource.name,
+    resource.description,
+    resource.mimeType !== undefined ? `(${resource.mimeType})` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * `parley resources`: the resources by URI, then the templates by URI template with the
+ * variables to fill in, which `parley read` takes as a URI with the variables filled in.
+ */
+export function formatResourceList(
+  resources: readonly Resource[],
+  templates: readonly ResourceTemplateType[],
+  width: number = WIDTH,
+): string {
+  if (resources.length === 0 && templates.length === 0)
+    return 'The server lists no resources and no resource templates.';
+  const sections: string[] = [];
+  if (resources.length > 0) {
+    sections.push(
+      [
+        'Resources:',
+        ...formatEntries(
+          resources.map((resource) => ({ name: resource.uri, text: resourceText(resource) })),
+          width - 2,
+          URI_COLUMN,
+        ).map((line) => `  ${line}`),
+      ].join('\n'),
+    );
+  }
+  if (templates.length > 0) {
+    sections.push(
+      [
+        'Resource templates (read them with the {variables} filled in):',
+        ...formatEntries(
+          templates.map((template) => ({
+            name: template.uriTemplate,
+            text: resourceText(template),
+          })),
+          width - 2,
+          URI_COLUMN,
+        ).map((line) => `  ${line}`),
+      ].join('\n'),
+    );
+  }
+  return sections.join('\n\n');
 }

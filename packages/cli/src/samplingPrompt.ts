@@ -2,7 +2,7 @@ import type { CreateMessageParams, CreateMessageResult, SamplingMessage } from '
 
 import type { InputContext, SamplingHandler } from '@parley/client';
 import { roundLabel } from './elicitationPrompt.ts';
-import { CANCELLED, type Prompter } from './prompter.ts';
+import { isDismissed, type Prompter } from './prompter.ts';
 
 /**
  * Sampling with a person as the model: the conversation the server wants completed is shown,
@@ -44,7 +44,7 @@ export function conversationText(params: CreateMessageParams): string {
 /** Thrown when the person will not play the model; the call fails with it (there is no "decline"). */
 export class SamplingRefusedError extends Error {
   constructor() {
-    super('You refused to answer the sampling request (Ctrl-C), so the call cannot go on.');
+    super('You refused to answer the sampling request, so the call cannot go on.');
     this.name = 'SamplingRefusedError';
   }
 }
@@ -59,12 +59,12 @@ export function createSamplingHandler(
       prompter.step(`${roundLabel(ctx)} for a sampling reply: you play the model`);
       prompter.note(conversationText(params), 'Conversation');
       const reply = await prompter.text({
-        message: `Your reply as the model (up to ${params.maxTokens} tokens; Ctrl-C refuses)`,
+        message: `Your reply as the model (up to ${params.maxTokens} tokens; Esc refuses)`,
         validate: (value) =>
-          value.trim() === '' ? 'Type a reply, or press Ctrl-C to refuse.' : undefined,
+          value.trim() === '' ? 'Type a reply, or press Esc to refuse.' : undefined,
         signal: ctx.signal,
       });
-      if (reply === CANCELLED) throw new SamplingRefusedError();
+      if (isDismissed(reply)) throw new SamplingRefusedError();
       return {
         role: 'assistant',
         content: { type: 'text', text: reply },

@@ -7,7 +7,7 @@ import { UsageError } from './usage.ts';
  * the number an integer property wants.
  */
 
-type PropertySchema = { type?: unknown };
+export type PropertySchema = { type?: unknown };
 
 function jsonOr(raw: string): unknown {
   try {
@@ -17,7 +17,8 @@ function jsonOr(raw: string): unknown {
   }
 }
 
-function typedValue(key: string, raw: string, schema: PropertySchema | undefined): unknown {
+/** `raw` as the value `schema` wants; a `UsageError` that says why when it is not one. */
+export function typedValue(key: string, raw: string, schema: PropertySchema | undefined): unknown {
   const types = Array.isArray(schema?.type) ? (schema.type as unknown[]) : [schema?.type];
   if (types.includes('string')) return raw;
   if (types.includes('number') || types.includes('integer')) {
@@ -32,13 +33,18 @@ function typedValue(key: string, raw: string, schema: PropertySchema | undefined
     throw new UsageError(`${key} must be true or false, got ${JSON.stringify(raw)}.`);
   }
   if (types.includes('object') || types.includes('array')) {
+    const refused = new UsageError(
+      `${key} must be JSON (${types.join(' or ')}), got ${JSON.stringify(raw)}.`,
+    );
+    let value: unknown;
     try {
-      return JSON.parse(raw);
+      value = JSON.parse(raw);
     } catch {
-      throw new UsageError(
-        `${key} must be JSON (${types.join(' or ')}), got ${JSON.stringify(raw)}.`,
-      );
+      throw refused;
     }
+    const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    if (!types.includes(kind)) throw refused;
+    return value;
   }
   // No schema for it: JSON when it reads as JSON (3, true, [..]), the text otherwise.
   return jsonOr(raw);

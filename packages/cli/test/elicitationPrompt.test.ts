@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { createElicitationHandler } from '../src/elicitationPrompt.ts';
 import { NO_CHOICE } from '../src/fieldPrompt.ts';
 import { oneAtATime } from '../src/oneAtATime.ts';
-import { CANCELLED } from '../src/prompter.ts';
+import { CANCELLED, DECLINED } from '../src/prompter.ts';
 import type { InputContext } from '@parley/client';
 import { inputContext } from './helpers/inputContext.ts';
 import { scriptedPrompter, type ScriptedAnswer } from './helpers/scriptedPrompter.ts';
@@ -62,62 +62,58 @@ async function elicit(
   return { sent, prompter };
 }
 
-describe('the answer, decline or cancel choice', () => {
-  test('comes first, with the server’s message, and Answer preselected', async () => {
-    const { prompter } = await elicit(form('Who is travelling?', passengerForm), [
-      'accept',
-      'Ada',
-      true,
+describe('the question', () => {
+  test('comes first: where it comes from, the server’s message and the keys; then the first field, at once', async () => {
+    const { prompter } = await elicit(form('Who is travelling?', passengerForm), ['Ada', true]);
+    expect(prompter.screen.slice(0, 4)).toEqual([
+      'question: book_flight asks (round 1)',
+      '  Who is travelling?',
+      '  (Ctrl-D declines · Esc cancels)',
+      '? Passenger · Full name as on the passport',
     ]);
-    const [choice] = prompter.prompts;
-    expect(choice).toMatchObject({
-      kind: 'select',
-      message: 'Who is travelling?',
-      initialValue: 'accept',
-    });
-    expect(choice?.kind === 'select' && choice.options.map((option) => option.label)).toEqual([
-      'Answer',
-      'Decline',
-      'Cancel',
-    ]);
-    expect(prompter.screen[0]).toBe('step: book_flight asks (round 1)');
+    expect(prompter.prompts[0]).toMatchObject({ kind: 'text' });
   });
 
-  test('Decline sends decline without asking a field', async () => {
-    const { sent, prompter } = await elicit(form('Who is travelling?', passengerForm), ['decline']);
+  test('Ctrl-D on a field declines the question', async () => {
+    const { sent, prompter } = await elicit(form('Who is travelling?', passengerForm), [DECLINED]);
     expect(sent).toEqual({ action: 'decline' });
     expect(prompter.prompts).toHaveLength(1);
     expect(prompter.screen).toContain('warn: Declined.');
   });
 
-  test('Cancel sends cancel', async () => {
-    const { sent } = await elicit(form('Who is travelling?', passengerForm), ['cancel']);
-    expect(sent).toEqual({ action: 'cancel' });
+  test('Ctrl-D on a later field declines too, sending none of the fields', async () => {
+    const { sent } = await elicit(form('Who is travelling?', passengerForm), ['Ada', DECLINED]);
+    expect(sent).toEqual({ action: 'decline' });
   });
 
-  test('Ctrl-C on the choice or on any field cancels', async () => {
+  test('Esc (or Ctrl-C) on any field cancels', async () => {
     expect((await elicit(form('Who?', passengerForm), [CANCELLED])).sent).toEqual({
       action: 'cancel',
     });
-    const midway = await elicit(form('Who?', passengerForm), ['accept', 'Ada', CANCELLED]);
+    const midway = await elicit(form('Who?', passengerForm), ['Ada', CANCELLED]);
     expect(midway.sent).toEqual({ action: 'cancel' });
     expect(midway.prompter.screen).toContain('warn: Cancelled.');
   });
 
-  test('a form without fields is accepted or not', async () => {
+  test('a form without fields is a yes/no: yes accepts, no declines', async () => {
     const empty: ElicitationSchema = { type: 'object', properties: {} };
-    const { sent, prompter } = await elicit(form('Go ahead?', empty), ['accept']);
-    expect(sent).toEqual({ action: 'accept', content: {} });
-    expect(prompter.prompts[0]?.kind === 'select' && prompter.prompts[0].options[0]?.label).toBe(
-      'Accept',
-    );
+    const yes = await elicit(form('Go ahead?', empty), [true]);
+    expect(yes.sent).toEqual({ action: 'accept', content: {} });
+    expect(yes.prompter.prompts[0]).toMatchObject({
+      kind: 'confirm',
+      message: 'Accept?',
+      initialValue: false,
+    });
+    expect((await elicit(form('Go ahead?', empty), [false])).sent).toEqual({ action: 'decline' });
+    expect((await elicit(form('Go ahead?', empty), [CANCELLED])).sent).toEqual({
+      action: 'cancel',
+    });
   });
 });
 
 describe('fields', () => {
   test('text and yes/no, labelled with title and description', async () => {
     const { sent, prompter } = await elicit(form('Who is travelling?', passengerForm), [
-      'accept',
       'Ada Lovelace',
       false,
     ]);
@@ -125,29 +121,24 @@ describe('fields', () => {
       action: 'accept',
       content: { passenger: 'Ada Lovelace', confirm: false },
     });
-    expect(prompter.prompts.slice(1)).toMatchObject([
+    expect(prompter.prompts).toMatchObject([
       { kind: 'text', message: 'Passenger · Full name as on the passport' },
       { kind: 'confirm', message: 'Book it · Book this flight', initialValue: true },
     ]);
   });
 
   test('defaults are pre-filled, and a field left empty gets its default', async () => {
-    const { sent, prompter } = await elicit(form('Task?', taskForm), [
-      'accept',
-      'Write docs',
-      '',
-      'medium',
-    ]);
+    const { sent, prompter } = await elicit(form('Task?', taskForm), ['Write docs', '', 'medium']);
     expect(sent).toEqual({
       action: 'accept',
       content: { title: 'Write docs', description: '', priority: 'medium' },
     });
-    expect(prompter.prompts[2]).toMatchObject({
+    expect(prompter.prompts[1]).toMatchObject({
       kind: 'text',
       message: 'Description',
       initialValue: '',
     });
-    expect(prompter.prompts[3]).toMatchObject({ kind: 'select', initialValue: 'medium' });
+    expect(prompter.prompts[2]).toMatchObject({ kind: 'select', initialValue: 'medium' });
   });
 
   test('a yes/no without a default starts on No', async () => {
@@ -156,11 +147,8 @@ describe('fields', () => {
       properties: { value: { type: 'boolean', title: 'Cancel it' } },
       required: ['value'],
     };
-    const { sent, prompter } = await elicit(form('Cancel booking BK-0001?', schema), [
-      'accept',
-      true,
-    ]);
-    expect(prompter.prompts[1]).toMatchObject({
+    const { sent, prompter } = await elicit(form('Cancel booking BK-0001?', schema), [true]);
+    expect(prompter.prompts[0]).toMatchObject({
       kind: 'confirm',
       message: 'Cancel it',
       initialValue: false,
@@ -173,19 +161,14 @@ describe('fields', () => {
       type: 'object',
       properties: { city: { type: 'string', title: 'City', default: 'Paris' } },
     };
-    const { sent, prompter } = await elicit(form('Where?', schema), ['accept', 'Paris']);
-    expect(prompter.prompts[1]).toMatchObject({ kind: 'text', initialValue: 'Paris' });
+    const { sent, prompter } = await elicit(form('Where?', schema), ['Paris']);
+    expect(prompter.prompts[0]).toMatchObject({ kind: 'text', initialValue: 'Paris' });
     expect(sent).toEqual({ action: 'accept', content: { city: 'Paris' } });
   });
 
   test('single select shows option titles and sends the value', async () => {
-    const { sent, prompter } = await elicit(form('Task?', taskForm), [
-      'accept',
-      'Docs',
-      '',
-      'high',
-    ]);
-    const select = prompter.prompts[3];
+    const { sent, prompter } = await elicit(form('Task?', taskForm), ['Docs', '', 'high']);
+    const select = prompter.prompts[2];
     expect(select?.kind === 'select' && select.options).toEqual([
       { value: 'low', label: 'Low — whenever', hint: 'low' },
       { value: 'medium', label: 'Medium — this week', hint: 'medium' },
@@ -199,14 +182,14 @@ describe('fields', () => {
       type: 'object',
       properties: { size: { type: 'string', title: 'Size', enum: ['s', 'm', 'l'] } },
     };
-    const first = await elicit(form('Size?', schema), ['accept', NO_CHOICE]);
+    const first = await elicit(form('Size?', schema), [NO_CHOICE]);
     expect(first.sent).toEqual({ action: 'accept', content: {} });
-    expect(first.prompter.prompts[1]).toMatchObject({ message: 'Size (optional)' });
+    expect(first.prompter.prompts[0]).toMatchObject({ message: 'Size (optional)' });
     expect(
-      first.prompter.prompts[1]?.kind === 'select' &&
-        first.prompter.prompts[1].options.at(-1)?.label,
+      first.prompter.prompts[0]?.kind === 'select' &&
+        first.prompter.prompts[0].options.at(-1)?.label,
     ).toBe('(none)');
-    expect((await elicit(form('Size?', schema), ['accept', 'm'])).sent).toEqual({
+    expect((await elicit(form('Size?', schema), ['m'])).sent).toEqual({
       action: 'accept',
       content: { size: 'm' },
     });
@@ -229,8 +212,8 @@ describe('fields', () => {
         },
       },
     };
-    const { sent, prompter } = await elicit(form('Tags?', schema), ['accept', ['bug', 'docs']]);
-    expect(prompter.prompts[1]).toMatchObject({
+    const { sent, prompter } = await elicit(form('Tags?', schema), [['bug', 'docs']]);
+    expect(prompter.prompts[0]).toMatchObject({
       kind: 'multiselect',
       initialValues: ['bug'],
       required: false,
@@ -249,7 +232,6 @@ describe('fields', () => {
       required: ['value'],
     };
     const { sent, prompter } = await elicit(form('Duration in minutes?', schema), [
-      'accept',
       'soon',
       '2',
       '4.5',
@@ -264,6 +246,60 @@ describe('fields', () => {
   });
 });
 
+describe('limits are shown before they are broken', () => {
+  const label = async (property: ElicitationSchema['properties'][string], required = true) => {
+    const schema: ElicitationSchema = {
+      type: 'object',
+      properties: { value: property },
+      ...(required ? { required: ['value'] } : {}),
+    };
+    const prompter = scriptedPrompter([CANCELLED]);
+    await createElicitationHandler(prompter, oneAtATime())(
+      'Q?',
+      createResponseType(schema),
+      form('Q?', schema),
+      inputContext(),
+    );
+    return prompter.prompts[0]?.message;
+  };
+
+  test('numbers: whole or not, and their range', async () => {
+    expect(await label({ type: 'integer', title: 'Minutes', minimum: 5, maximum: 480 })).toBe(
+      'Minutes · whole number, 5–480',
+    );
+    expect(await label({ type: 'number', title: 'Amount', minimum: 0.5 })).toBe(
+      'Amount · at least 0.5',
+    );
+    expect(await label({ type: 'number', title: 'Amount' })).toBe('Amount');
+  });
+
+  test('text: its length', async () => {
+    expect(await label({ type: 'string', title: 'Code', minLength: 3, maxLength: 3 })).toBe(
+      'Code · exactly 3 characters',
+    );
+    expect(
+      await label({ type: 'string', title: 'Destination', description: 'City', minLength: 2 }),
+    ).toBe('Destination · City · at least 2 characters');
+    expect(await label({ type: 'string', title: 'Note', maxLength: 140 }, false)).toBe(
+      'Note (optional) · at most 140 characters',
+    );
+    // "At least 1 character" on a required field says nothing "required" does not.
+    expect(await label({ type: 'string', title: 'Name', minLength: 1 })).toBe('Name');
+  });
+
+  test('checklists: how many to tick', async () => {
+    expect(
+      await label({
+        type: 'array',
+        title: 'Tags',
+        minItems: 1,
+        maxItems: 2,
+        items: { type: 'string', enum: ['a', 'b', 'c'] },
+      }),
+    ).toBe('Tags · choose 1–2');
+  });
+});
+
 describe('invalid answers are asked again', () => {
   test('while the prompt is open: the reason is shown under the field', async () => {
     const schema: ElicitationSchema = {
@@ -275,7 +311,6 @@ describe('invalid answers are asked again', () => {
       required: ['destination', 'date'],
     };
     const { sent, prompter } = await elicit(form('Trip?', schema), [
-      'accept',
       'P',
       'Paris',
       '',
@@ -291,7 +326,7 @@ describe('invalid answers are asked again', () => {
       '! Date is required',
       expect.stringMatching(/^! Date: expected a date .*tomorrow/),
     ]);
-    expect(prompter.prompts[2]).toMatchObject({ placeholder: 'YYYY-MM-DD' });
+    expect(prompter.prompts[1]).toMatchObject({ placeholder: 'YYYY-MM-DD' });
   });
 
   test('when the built answer is refused: the error is shown and that field asked again, with the last input', async () => {
@@ -304,17 +339,17 @@ describe('invalid answers are asked again', () => {
       required: ['name', 'value'],
     };
     // A prompt that does not validate (as a plain terminal might not): the builder catches it.
-    const { sent, prompter } = await elicit(form('Pay?', schema), ['accept', 'Ada', '1000', '99'], {
+    const { sent, prompter } = await elicit(form('Pay?', schema), ['Ada', '1000', '99'], {
       validates: false,
     });
     expect(sent).toEqual({ action: 'accept', content: { name: 'Ada', value: 99 } });
     expect(prompter.screen).toContain('error: Amount must be at most 100, got 1000');
-    expect(prompter.prompts.slice(1).map((prompt) => prompt.message)).toEqual([
+    expect(prompter.prompts.map((prompt) => prompt.message)).toEqual([
       'Name',
-      'Amount',
-      'Amount',
+      'Amount · at most 100',
+      'Amount · at most 100',
     ]);
-    expect(prompter.prompts[3]).toMatchObject({ initialValue: '1000' });
+    expect(prompter.prompts[2]).toMatchObject({ initialValue: '1000' });
   });
 
   test('a multi-select with too few options ticked is asked again', async () => {
@@ -330,10 +365,10 @@ describe('invalid answers are asked again', () => {
       },
       required: ['value'],
     };
-    const { sent, prompter } = await elicit(form('Tags?', schema), ['accept', [], ['docs']]);
+    const { sent, prompter } = await elicit(form('Tags?', schema), [[], ['docs']]);
     expect(sent).toEqual({ action: 'accept', content: { value: ['docs'] } });
     expect(prompter.screen).toContain('error: Tags: choose at least 1 option, got 0');
-    expect(prompter.prompts[1]).toMatchObject({ required: true });
+    expect(prompter.prompts[0]).toMatchObject({ required: true });
   });
 
   test('Ctrl-C on the re-asked field cancels', async () => {
@@ -342,7 +377,7 @@ describe('invalid answers are asked again', () => {
       properties: { value: { type: 'number', title: 'Amount', maximum: 100 } },
       required: ['value'],
     };
-    const { sent } = await elicit(form('Pay?', schema), ['accept', '1000', CANCELLED], {
+    const { sent } = await elicit(form('Pay?', schema), ['1000', CANCELLED], {
       validates: false,
     });
     expect(sent).toEqual({ action: 'cancel' });
@@ -356,27 +391,30 @@ describe('URL mode', () => {
     url: 'https://auth.example.com/login?x=1',
   };
 
-  test('shows the URL and asks for consent; accept means the person will open it', async () => {
-    const { sent, prompter } = await elicit(params, ['accept']);
+  test('shows the URL and asks whether the person will open it; yes accepts', async () => {
+    const { sent, prompter } = await elicit(params, [true]);
     expect(sent).toEqual({ action: 'accept' });
+    expect(prompter.screen).toContain('  Sign in to continue');
     expect(prompter.screen).toContain(
-      'note The server asks you to open this URL in your browser: https://auth.example.com/login?x=1',
+      'note Open this URL in your browser: https://auth.example.com/login?x=1',
     );
-    expect(prompter.prompts[0]).toMatchObject({ kind: 'select', message: 'Sign in to continue' });
-    expect(prompter.prompts[0]?.kind === 'select' && prompter.prompts[0].options[0]?.label).toBe(
-      'Accept — I will open it',
-    );
+    expect(prompter.prompts[0]).toMatchObject({
+      kind: 'confirm',
+      message: 'Will you open it?',
+      initialValue: true,
+    });
   });
 
-  test('decline and cancel', async () => {
-    expect((await elicit(params, ['decline'])).sent).toEqual({ action: 'decline' });
+  test('no and Ctrl-D decline, Esc cancels', async () => {
+    expect((await elicit(params, [false])).sent).toEqual({ action: 'decline' });
+    expect((await elicit(params, [DECLINED])).sent).toEqual({ action: 'decline' });
     expect((await elicit(params, [CANCELLED])).sent).toEqual({ action: 'cancel' });
   });
 });
 
 describe('several questions at once', () => {
   test('are asked one after another, never interleaved', async () => {
-    const prompter = scriptedPrompter(['accept', 'Standup', 'accept', '15']);
+    const prompter = scriptedPrompter(['Standup', '15']);
     const handler = createElicitationHandler(prompter, oneAtATime());
     const title: ElicitationSchema = {
       type: 'object',
@@ -405,15 +443,17 @@ describe('several questions at once', () => {
     expect(first).toEqual({ action: 'accept', content: { value: 'Standup' } });
     expect(second).toEqual({ action: 'accept', content: { value: 15 } });
     expect(prompter.prompts.map((prompt) => prompt.message)).toEqual([
-      'Title?',
       'Title',
-      'Minutes?',
-      'Minutes',
+      'Minutes · whole number',
+    ]);
+    expect(prompter.screen.filter((line) => line.startsWith('  ') && line.endsWith('?'))).toEqual([
+      '  Title?',
+      '  Minutes?',
     ]);
   });
 
   test('a cancel cancels the rest of the same round without asking; the next round asks again', async () => {
-    const prompter = scriptedPrompter([CANCELLED, 'decline']);
+    const prompter = scriptedPrompter([CANCELLED, DECLINED]);
     const handler = createElicitationHandler(prompter, oneAtATime());
     const schema: ElicitationSchema = {
       type: 'object',
@@ -450,9 +490,9 @@ describe('several questions at once', () => {
   });
 
   test('a question outside any call says the server asks', async () => {
-    const { prompter } = await elicit(form('Hi?', { type: 'object', properties: {} }), ['accept'], {
+    const { prompter } = await elicit(form('Hi?', { type: 'object', properties: {} }), [true], {
       ctx: inputContext(0, { call: undefined }),
     });
-    expect(prompter.screen[0]).toBe('step: The server asks');
+    expect(prompter.screen[0]).toBe('question: The server asks');
   });
 });

@@ -14,12 +14,14 @@ describe('commands', () => {
     }
   });
 
-  test('tools <url>', () => {
-    expect(parseCommandLine(['tools', URL])).toEqual({
-      kind: 'tools',
-      target: { kind: 'http', url: URL },
-      ...defaults,
-    });
+  test('tools, prompts and resources <url>', () => {
+    for (const kind of ['tools', 'prompts', 'resources']) {
+      expect(parseCommandLine([kind, URL])).toEqual({
+        kind,
+        target: { kind: 'http', url: URL },
+        ...defaults,
+      });
+    }
   });
 
   test('call <url> <tool> with key=value and --args', () => {
@@ -126,9 +128,11 @@ describe('usage errors say what to type', () => {
     [['tools'], /needs a server: a URL, --stdio/],
     [['tools', 'localhost:3001'], /is not a server URL/],
     [['tools', 'ftp://example.com'], /is not a server URL/],
-    [['call', URL], /needs the name of the tool/],
-    [['prompt', URL], /needs the name of the prompt/],
-    [['read', URL], /needs the URI/],
+    [['call', URL], /needs the name of the tool \(parley tools <target> lists them\)/],
+    [['prompt', URL], /needs the name of the prompt \(parley prompts <target> lists them\)/],
+    [['read', URL], /needs the URI of a resource \(parley resources <target> lists them\)/],
+    [['prompts', URL, 'extra'], /parley prompts takes no more than the server/],
+    [['resources', URL, '--args', '{}'], /parley resources takes no --args/],
     [['call', URL, 'x', 'novalue'], /key=value, got "novalue"/],
     [['call', URL, 'x', '--args', '[1]'], /--args must be a JSON object/],
     [['call', URL, 'x', '--args', '{'], /--args is not JSON/],

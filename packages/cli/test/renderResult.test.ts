@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 
 import { targetLabel } from '../src/runCli.ts';
 import {
+  formatPromptList,
   formatPromptResult,
+  formatResourceList,
   formatResourceResult,
   formatToolList,
   formatToolResult,
@@ -113,6 +115,59 @@ describe('the tool list', () => {
   test('wrap keeps words whole', () => {
     expect(wrap('aa bb cc dd', 5)).toEqual(['aa bb', 'cc dd']);
     expect(wrap('abcdefgh ij', 5)).toEqual(['abcdefgh', 'ij']);
+  });
+});
+
+describe('the prompt and resource lists', () => {
+  test('prompts: names, descriptions and their text arguments', () => {
+    expect(
+      formatPromptList([
+        {
+          name: 'summarize',
+          description: 'Summarize a quarter (asks which one).',
+          arguments: [
+            { name: 'quarter', description: 'Q1 to Q4', required: true },
+            { name: 'style' },
+          ],
+        },
+      ]).split('\n'),
+    ).toEqual([
+      'summarize  Summarize a quarter (asks which one).',
+      '           quarter=<text> · Q1 to Q4',
+      '           style=<text> (optional)',
+    ]);
+    expect(formatPromptList([])).toBe('The server lists no prompts.');
+  });
+
+  test('resources by URI, then templates by URI template', () => {
+    const text = formatResourceList(
+      [
+        {
+          uri: 'report://summary',
+          name: 'summary',
+          title: 'Quarterly summary',
+          mimeType: 'text/plain',
+        },
+      ],
+      [
+        {
+          uriTemplate: 'report://{quarter}/revenue',
+          name: 'quarterly revenue',
+          title: 'Revenue of one quarter',
+        },
+      ],
+    );
+    expect(text.split('\n')).toEqual([
+      'Resources:',
+      '  report://summary  Quarterly summary · (text/plain)',
+      '',
+      'Resource templates (read them with the {variables} filled in):',
+      '  report://{quarter}/revenue  Revenue of one quarter',
+    ]);
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(formatResourceList([], [])).toBe(
+      'The server lists no resources and no resource templates.',
+    );
   });
 });
 

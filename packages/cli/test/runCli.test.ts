@@ -1,9 +1,10 @@
+import { createServer } from 'node:net';
 import { basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { CANCELLED } from '../src/prompter.ts';
+import { CANCELLED, DECLINED } from '../src/prompter.ts';
 import { runCli } from '../src/runCli.ts';
 import { USAGE } from '../src/usage.ts';
 import {
@@ -35,6 +36,15 @@ async function parley(
   return { code, stdout, stderr, screen: prompter.screen };
 }
 
+/** A port nothing listens on: bound once by the system, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 let booking: RunningApp;
 let reporting: RunningApp;
 
@@ -50,20 +60,22 @@ describe('parley call', () => {
   test('book_flight: three rounds answered, the booking printed on stdout', async () => {
     const { code, stdout, screen } = await parley(
       ['call', booking.url, 'book_flight'],
-      ['accept', 'Paris', 'accept', '2026-08-01', 'accept', 'Ada Lovelace', true],
+      ['Paris', '2026-08-01', 'Ada Lovelace', true],
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Booked BK-\d+: Ada Lovelace to Paris on 2026-08-01\n$/);
-    const questions = screen.filter((line) => line.startsWith('step:') || line.startsWith('?'));
+    const questions = screen.filter(
+      (line) => line.startsWith('question:') || line.startsWith('?') || /^ {2}\w/.test(line),
+    );
     expect(questions).toEqual([
-      'step: book_flight asks (round 1)',
-      '? Where would you like to fly?',
-      '? Destination · City or airport',
-      'step: book_flight asks (round 2)',
-      '? When would you like to fly to Paris?',
+      'question: book_flight asks (round 1)',
+      '  Where would you like to fly?',
+      '? Destination · City or airport · at least 2 characters',
+      'question: book_flight asks (round 2)',
+      '  When would you like to fly to Paris?',
       '? Date · Departure date (YYYY-MM-DD)',
-      'step: book_flight asks (round 3)',
-      '? Book a flight to Paris on 2026-08-01? Who is travelling?',
+      'question: book_flight asks (round 3)',
+      '  Book a flight to Paris on 2026-08-01? Who is travelling?',
       '? Passenger · Full name as on the passport',
       '? Book it · Book this flight',
     ]);
@@ -75,17 +87,14 @@ describe('parley call', () => {
   test('the same over a handshake-era session', async () => {
     const { code, stdout } = await parley(
       ['call', booking.url, 'book_flight', '--mode', 'handshake'],
-      ['accept', 'Oslo', 'accept', '2026-09-02', 'accept', 'Grace Hopper', true],
+      ['Oslo', '2026-09-02', 'Grace Hopper', true],
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/Booked BK-\d+: Grace Hopper to Oslo on 2026-09-02/);
   });
 
   test('declining the first question ends the booking; the server says so', async () => {
-    const { code, stdout, screen } = await parley(
-      ['call', booking.url, 'book_flight'],
-      ['decline'],
-    );
+    const { code, stdout, screen } = await parley(['call', booking.url, 'book_flight'], [DECLINED]);
     expect(code).toBe(0);
     expect(stdout).toBe('Booking cancelled.\n');
     expect(screen).toContain('warn: Declined.');
@@ -94,7 +103,7 @@ describe('parley call', () => {
   test('Ctrl-C on a field cancels the rest of its round', async () => {
     const { code, stdout, screen } = await parley(
       ['call', booking.url, 'plan_meeting'],
-      ['accept', CANCELLED],
+      [CANCELLED],
     );
     expect(code).toBe(0);
     expect(stdout).toBe('Meeting planning cancelled\n');
@@ -104,17 +113,53 @@ describe('parley call', () => {
   });
 
   test('select, multi-select and defaults reach the server as values', async () => {
-    expect((await parley(['call', booking.url, 'set_priority'], ['accept', 'high'])).stdout).toBe(
+    expect((await parley(['call', booking.url, 'set_priority'], ['high'])).stdout).toBe(
       'Priority set to: high\n',
     );
     expect(
-      (await parley(['call', booking.url, 'select_tags'], ['accept', ['bug', 'documentation']]))
-        .stdout,
+      (await parley(['call', booking.url, 'select_tags'], [['bug', 'documentation']])).stdout,
     ).toBe('Selected tags: bug, documentation\n');
     expect(
-      (await parley(['call', booking.url, 'create_task'], ['accept', 'Write docs', '', 'medium']))
-        .stdout,
+      (await parley(['call', booking.url, 'create_task'], ['Write docs', '', 'medium'])).stdout,
     ).toBe('Created task: Write docs (Priority: medium)\n');
+  });
+
+  test('a required argument left out is asked for, then the tool is called', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', booking.url, 'cancel_booking'],
+      ['', 'BK-9999'],
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe('No booking BK-9999.\n');
+    expect(screen).toEqual(
+      expect.arrayContaining([
+        'question: cancel_booking needs an argument',
+        '  Not on the command line: id. Fill it in here (or give id=… next time).',
+        '  (Ctrl-D or Esc: do not call it)',
+        '? id · Booking id, e.g. BK-0001',
+        '! id is required',
+      ]),
+    );
+  });
+
+  test('leaving the argument question calls nothing', async () => {
+    const { code, stdout, screen } = await parley(
+      ['call', booking.url, 'cancel_booking'],
+      [CANCELLED],
+    );
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(screen).toContain(
+      'warn: Not called: cancel_booking needs its arguments, and you cancelled.',
+    );
+  });
+
+  test('without a terminal, a missing argument is a usage error that names it', async () => {
+    const { code, screen } = await parley(['call', booking.url, 'cancel_booking'], [], {
+      interactive: false,
+    });
+    expect(code).toBe(2);
+    expect(screen).toContain('error: cancel_booking needs id; give it as id=<value>.');
   });
 
   test('key=value arguments are typed by the tool’s schema', async () => {
@@ -168,10 +213,13 @@ describe('parley call', () => {
     expect(screen).toContain('error: Interrupted (Ctrl-C).');
   });
 
-  test('a server that is not there exits 1 with the reason', async () => {
-    const { code, screen } = await parley(['call', 'http://127.0.0.1:9/mcp', 'book_flight']);
+  test('a server that is not there exits 1 saying what to check', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const { code, screen } = await parley(['call', url, 'book_flight']);
     expect(code).toBe(1);
-    expect(screen.find((line) => line.startsWith('error:'))).toMatch(/ECONNREFUSED|fetch failed/);
+    expect(screen).toContain(
+      `error: Nothing is listening at ${url}: is the server running, and on port ${new URL(url).port}?`,
+    );
   });
 });
 
@@ -186,17 +234,34 @@ describe('parley tools, prompt, read', () => {
     expect(stdout).toContain('                  id=<string> · Booking id, e.g. BK-0001\n');
   });
 
+  test('prompts and resources list what the server offers, templates included', async () => {
+    const prompts = await parley(['prompts', reporting.url]);
+    expect(prompts.code).toBe(0);
+    expect(prompts.stdout).toBe('summarize  Summarize a quarter (asks which one).\n');
+    const resources = await parley(['resources', reporting.url]);
+    expect(resources.code).toBe(0);
+    expect(resources.stdout).toBe(
+      [
+        'Resources:',
+        '  report://summary  Quarterly summary · (text/plain)',
+        '',
+        'Resource templates (read them with the {variables} filled in):',
+        '  report://{quarter}/revenue  Revenue of one quarter · (text/plain)',
+        '',
+      ].join('\n'),
+    );
+    const none = await parley(['prompts', booking.url]);
+    expect(none.stdout).toBe('The server lists no prompts.\n');
+  });
+
   test('prompt answers its question', async () => {
-    const { code, stdout } = await parley(['prompt', reporting.url, 'summarize'], ['accept', 'Q2']);
+    const { code, stdout } = await parley(['prompt', reporting.url, 'summarize'], ['Q2']);
     expect(code).toBe(0);
     expect(stdout).toContain('user: Summarize the Q2 results for the leadership team.');
   });
 
   test('read answers its question', async () => {
-    const { code, stdout } = await parley(
-      ['read', reporting.url, 'report://Q1/revenue'],
-      ['accept', 'USD'],
-    );
+    const { code, stdout } = await parley(['read', reporting.url, 'report://Q1/revenue'], ['USD']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Revenue for Q1\n.*USD/);
   });
@@ -204,7 +269,7 @@ describe('parley tools, prompt, read', () => {
   test('a stdio server: -- <command>', async () => {
     const { code, stdout } = await parley(
       ['call', 'set_priority', '--', ...stdioCommand('booking')],
-      ['accept', 'low'],
+      ['low'],
     );
     expect(code).toBe(0);
     expect(stdout).toBe('Priority set to: low\n');
@@ -229,10 +294,10 @@ describe('what the demo apps do not show (a handshake-era stdio server)', () => 
     expect(structured.code).toBe(0);
     expect(structured.stdout).toBe(`${JSON.stringify({ total: 3, items: ['a', 'b'] }, null, 2)}\n`);
 
-    const signIn = await parley(['call', 'sign_in', '--mode', 'handshake', ...server], ['accept']);
+    const signIn = await parley(['call', 'sign_in', '--mode', 'handshake', ...server], [true]);
     expect(signIn.stdout).toBe('sign_in: accept\n');
     expect(signIn.screen).toContain(
-      'note The server asks you to open this URL in your browser: https://auth.example.com/login',
+      'note Open this URL in your browser: https://auth.example.com/login',
     );
 
     const echo = await parley([
@@ -262,7 +327,7 @@ describe('usage', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      "parley: parley call needs the name of the tool.\nRun 'parley --help' for usage.\n",
+      "parley: parley call needs the name of the tool (parley tools <target> lists them).\nRun 'parley --help' for usage.\n",
     );
   });
 });

@@ -2,7 +2,7 @@ import type { CreateMessageParams } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 
 import { oneAtATime } from '../src/oneAtATime.ts';
-import { CANCELLED } from '../src/prompter.ts';
+import { CANCELLED, DECLINED } from '../src/prompter.ts';
 import {
   HUMAN_MODEL,
   SamplingRefusedError,
@@ -46,16 +46,18 @@ describe('sampling answered by the person', () => {
     expect(prompter.screen).toEqual([
       'step: summarize_workspace asks (round 1) for a sampling reply: you play the model',
       `note Conversation: ${conversationText(params)}`,
-      '? Your reply as the model (up to 120 tokens; Ctrl-C refuses)',
-      '! Type a reply, or press Ctrl-C to refuse.',
+      '? Your reply as the model (up to 120 tokens; Esc refuses)',
+      '! Type a reply, or press Esc to refuse.',
       '> Revenue grew every quarter.',
     ]);
   });
 
-  test('Ctrl-C refuses, which fails the call with a reason', async () => {
-    const handler = createSamplingHandler(scriptedPrompter([CANCELLED]), oneAtATime());
-    await expect(handler(params.messages, params, inputContext())).rejects.toBeInstanceOf(
-      SamplingRefusedError,
-    );
+  test('Esc or Ctrl-D refuses, which fails the call with a reason', async () => {
+    for (const key of [CANCELLED, DECLINED] as const) {
+      const handler = createSamplingHandler(scriptedPrompter([key]), oneAtATime());
+      await expect(handler(params.messages, params, inputContext())).rejects.toBeInstanceOf(
+        SamplingRefusedError,
+      );
+    }
   });
 });

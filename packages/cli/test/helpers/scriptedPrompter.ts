@@ -1,7 +1,7 @@
 import {
-  CANCELLED,
-  type Cancelled,
+  isDismissed,
   type ConfirmPrompt,
+  type Dismissed,
   type MultiselectPrompt,
   type Prompter,
   type SelectPrompt,
@@ -9,13 +9,13 @@ import {
 } from '../../src/prompter.ts';
 
 /**
- * A person at a keyboard, scripted: each prompt takes the next answer (or `CANCELLED`, as
- * Ctrl-C would). Text prompts run their `validate` like clack does: a refused answer is recorded
+ * A person at a keyboard, scripted: each prompt takes the next answer (or `CANCELLED`, as Esc
+ * would, or `DECLINED`, as Ctrl-D would). Text prompts run their `validate` like clack does: a refused answer is recorded
  * and the next scripted answer is typed into the same prompt. Everything shown is kept in
  * `screen`, one entry per line drawn, and every prompt in `prompts`.
  */
 
-export type ScriptedAnswer = string | boolean | string[] | Cancelled;
+export type ScriptedAnswer = string | boolean | string[] | Dismissed;
 
 export type SeenPrompt =
   | ({ kind: 'text' } & TextPrompt)
@@ -47,8 +47,8 @@ export function scriptedPrompter(
     answer: ScriptedAnswer,
     check: (value: unknown) => value is T,
     kind: string,
-  ): T | Cancelled => {
-    if (answer === CANCELLED || check(answer)) return answer as T | Cancelled;
+  ): T | Dismissed => {
+    if (isDismissed(answer) || check(answer)) return answer as T | Dismissed;
     throw new Error(`The script answered a ${kind} prompt with ${JSON.stringify(answer)}.`);
   };
 
@@ -65,7 +65,7 @@ export function scriptedPrompter(
           (v): v is string => typeof v === 'string',
           'text',
         );
-        if (answer === CANCELLED) return answer;
+        if (isDismissed(answer)) return answer;
         const problem = validates ? prompt.validate?.(answer) : undefined;
         if (problem === undefined) {
           screen.push(`> ${answer}`);
@@ -91,12 +91,12 @@ export function scriptedPrompter(
         (v): v is string => typeof v === 'string',
         'select',
       );
-      if (answer !== CANCELLED && !prompt.options.some((option) => option.value === answer)) {
+      if (!isDismissed(answer) && !prompt.options.some((option) => option.value === answer)) {
         throw new Error(
           `The script chose ${JSON.stringify(answer)}, not an option of ${JSON.stringify(prompt.message)}.`,
         );
       }
-      return answer as V | Cancelled;
+      return answer as V | Dismissed;
     },
     async multiselect<V extends string>(prompt: MultiselectPrompt<V>) {
       prompts.push({ kind: 'multiselect', ...(prompt as MultiselectPrompt<string>) });
@@ -106,8 +106,10 @@ export function scriptedPrompter(
         (v): v is string[] => Array.isArray(v),
         'multiselect',
       );
-      return answer as V[] | Cancelled;
+      return answer as V[] | Dismissed;
     },
+    question: (heading, message, hint) =>
+      void screen.push(`question: ${heading}`, `  ${message}`, `  (${hint})`),
     step: (message) => void screen.push(`step: ${message}`),
     info: (message) => void screen.push(`info: ${message}`),
     success: (message) => void screen.push(`success: ${message}`),
