@@ -44,6 +44,12 @@ describe('the workspace root', () => {
     expect(readme).toContain('pnpm test');
     expect(readme).toContain('pnpm dev');
   });
+
+  test('the CI script installs no system package for the terminal or the docs tests', () => {
+    const ci = readFileSync(`${repoRoot}/.ci/run`, 'utf8');
+    expect(ci).not.toMatch(/apt-get install[^\n]*(tmux|chromium)/);
+    expect(ci).not.toMatch(/missing\+=\((tmux|chromium)\)/);
+  });
 });
 
 describe.each(packages)('@parley/%s', (pkg) => {
