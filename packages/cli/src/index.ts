@@ -8,11 +8,13 @@ export { runCli } from './runCli.ts';
 export type { CliIo } from './runCli.ts';
 export { clackPrompter } from './clackPrompter.ts';
 export type { ClackStreams } from './clackPrompter.ts';
-export { CANCELLED } from './prompter.ts';
+export { CANCELLED, DECLINED } from './prompter.ts';
 export type {
   Cancelled,
   Choice,
   ConfirmPrompt,
+  Declined,
+  Dismissed,
   MultiselectPrompt,
   PromptLog,
   Prompter,

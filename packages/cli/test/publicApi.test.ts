@@ -7,6 +7,7 @@ import * as api from '../src/index.ts';
 test('the public API is exactly this', () => {
   expect(Object.keys(api).sort()).toEqual([
     'CANCELLED',
+    'DECLINED',
     'EXIT_FAILED',
     'EXIT_OK',
     'EXIT_USAGE',
