@@ -9,6 +9,15 @@ import process from 'node:process';
 import { clackPrompter } from './clackPrompter.ts';
 import { runCli } from './runCli.ts';
 
+// `parley tools … | head -1`: the reader went away. Nothing is left to say to it; end quietly
+// instead of crashing on the write.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const interrupt = new AbortController();
 // The first Ctrl-C while waiting for the server cancels the call (and tells the server); a
 // second one leaves at once. Inside a prompt, Ctrl-C is the prompt's own: it cancels the question.

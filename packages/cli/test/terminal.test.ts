@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -200,3 +201,17 @@ describe('listing and failing in a terminal', () => {
     expect(screen).not.toMatch(/ECONNREFUSED|fetch failed|Version negotiation/);
   }, 120_000);
 });
+
+test('a reader that stops reading (parley tools … | head -1) ends parley quietly', async () => {
+  const child = spawn(process.execPath, [...NODE_FROM_SOURCE, CLI, 'tools', booking.url], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // Like `head -1` that has its line already: the pipe is closed before parley writes to it.
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+  expect(code).toBe(0);
+}, 60_000);
