@@ -18,6 +18,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// The SDK's client narrates to console.debug, which writes to stdout; stdout carries the result
+// alone (`parley prompts … > prompts.txt`), and the CLI says itself what the SDK would narrate.
+// eslint-disable-next-line no-console -- silencing it is the point
+console.debug = () => {};
+
 const interrupt = new AbortController();
 // The first Ctrl-C while waiting for the server cancels the call (and tells the server); a
 // second one leaves at once. Inside a prompt, Ctrl-C is the prompt's own: it cancels the question.

@@ -215,3 +215,29 @@ test('a reader that stops reading (parley tools … | head -1) ends parley quiet
   expect(stderr).not.toMatch(/EPIPE|Unhandled/);
   expect(code).toBe(0);
 }, 60_000);
+
+test('stdout carries the result alone: nothing of the SDK’s narration', async () => {
+  const fixture = `${repoRoot}packages/cli/test/fixtures/cornerCasesServer.ts`;
+  const { stdout, code } = await new Promise<{ stdout: string; code: number | null }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...NODE_FROM_SOURCE,
+        CLI,
+        'prompts',
+        '--mode',
+        'handshake',
+        '--',
+        process.execPath,
+        ...NODE_FROM_SOURCE,
+        fixture,
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('exit', (exitCode) => resolve({ stdout: out, code: exitCode }));
+  });
+  expect(code).toBe(0);
+  expect(stdout).toBe('The server lists no prompts.\n');
+}, 60_000);
