@@ -7,30 +7,53 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** @type {{ name: string; title: string; entry: string; portVariable: string; port: number }[]} */
+/**
+ * @typedef {{ name: string; title: string; entry: string; portVariable: string; defaultPort: number }} App
+ * @type {App[]}
+ */
 export const apps = [
   {
     name: 'booking',
     title: 'Booking Server',
     entry: 'apps/booking/src/main.ts',
     portVariable: 'BOOKING_PORT',
-    port: 3001,
+    defaultPort: 3001,
   },
   {
     name: 'reporting',
     title: 'Reporting Server',
     entry: 'apps/reporting/src/main.ts',
     portVariable: 'REPORTING_PORT',
-    port: 3002,
+    defaultPort: 3002,
   },
   {
     name: 'dual-era',
     title: 'Dual-Era Server',
     entry: 'apps/dual-era/src/main.ts',
     portVariable: 'DUAL_ERA_PORT',
-    port: 3003,
+    defaultPort: 3003,
   },
 ];
+
+/**
+ * The port `app` is to listen on: its variable when set (0 lets the system pick one), its
+ * default otherwise; or the reason the variable is not a port.
+ *
+ * @param {App} app
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ port: number } | { problem: string }}
+ */
+export function requestedPort(app, env = process.env) {
+  const value = env[app.portVariable];
+  if (value === undefined || value === '') return { port: app.defaultPort };
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) {
+    return {
+      problem: `${app.portVariable}=${value} is not a port: set it to a number from 0 to 65535 (0 picks a free one).`,
+    };
+  }
+  return { port };
+}
 
 /** The absolute URL of tsx's loader, so a host can start an app from any directory. */
 export const tsxLoader = import.meta.resolve('tsx');

@@ -13,6 +13,7 @@ export const packageGraph = {
   schema: { parley: ['core'], external: [] },
   middleware: { parley: ['core'], external: [] },
   client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
+  cli: { parley: ['client', 'core', 'schema'], external: [] },
   server: {
     parley: ['core', 'schema', 'state-sealing', 'middleware'],
     external: ['@modelcontextprotocol/server'],

@@ -6,7 +6,8 @@ import { defineConfig } from 'vitepress';
  * packages' TSDoc before every `dev` and `build`, and never committed.
  */
 
-const packages = ['core', 'schema', 'state-sealing', 'server', 'client', 'middleware'];
+// In the order users reach for them: the server and the client first.
+const packages = ['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing'];
 
 export default defineConfig({
   title: 'Parley',

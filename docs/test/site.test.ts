@@ -2,7 +2,7 @@
  * Builds the site exactly as `pnpm docs:build` does (typedoc, then VitePress), serves it on
  * 127.0.0.1, and crawls it in headless Chromium from the start page, following every internal
  * link: a missing page or anchor, a console error, or a page without content fails the test. The
- * elicitation page is saved as a screenshot in docs/.artifacts/.
+ * elicitation page is saved as a screenshot in docs/.artifacts/. Which Chromium: see browser.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,14 +12,15 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+
+import { findBrowser } from './browser.ts';
 
 const docsRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Not `.vitepress/dist`, so the test never replaces the output of a `pnpm docs:build`. */
 const outDir = join(docsRoot, 'node_modules/.site-test');
 const screenshot = join(docsRoot, '.artifacts/elicitation.png');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const require = createRequire(join(docsRoot, 'package.json'));
 
 function bin(pkg: string, name: string): string {
@@ -86,23 +87,56 @@ function serve(root: string): Promise<{ server: Server; origin: string }> {
   );
 }
 
+/**
+ * What is wrong with the code blocks on the page in view: a block of lines no longer than
+ * `fitColumns` (the examples' print width) that does not fit its column, a longer one that does
+ * not scroll, quoted output that does not wrap, or a page wider than the window.
+ */
+async function codeBlockProblems(
+  page: Page,
+  path: string,
+  { fitColumns = 76 }: { fitColumns?: number } = {},
+): Promise<string[]> {
+  const blocks = await page.$$eval('.vp-doc div[class*="language-"] pre', (pres) =>
+    pres.map((pre) => ({
+      language: /language-(\w+)/.exec(pre.parentElement?.className ?? '')?.[1] ?? '',
+      longest: Math.max(...(pre.textContent ?? '').split('\n').map((line) => line.length)),
+      fits: pre.scrollWidth <= pre.clientWidth,
+      scrolls: ['auto', 'scroll'].includes(getComputedStyle(pre).overflowX),
+    })),
+  );
+  const pageWidth = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    window: window.innerWidth,
+  }));
+  const problems = blocks.flatMap((block, index) => {
+    const where = `${path} block ${index + 1} (${block.language}, ${block.longest} columns)`;
+    if (block.language === 'txt' && !block.fits) return [`${where}: quoted output does not wrap`];
+    if (block.longest <= fitColumns && !block.fits) return [`${where}: does not fit`];
+    if (!block.fits && !block.scrolls) return [`${where}: neither fits nor scrolls`];
+    return [];
+  });
+  if (pageWidth.page > pageWidth.window)
+    problems.push(
+      `${path}: the page is ${pageWidth.page}px wide in a ${pageWidth.window}px window`,
+    );
+  return problems;
+}
+
 let server: Server | undefined;
 let origin = '';
 let context: BrowserContext | undefined;
 let profile = '';
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `No Chromium at ${chromiumPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-    );
-  }
+  const browser = await findBrowser();
   await run([bin('typedoc', 'typedoc'), '--options', 'typedoc.json', '--logLevel', 'Error']);
   await run([bin('vitepress', 'vitepress'), 'build', '--outDir', outDir]);
   ({ server, origin } = await serve(outDir));
   profile = mkdtempSync(join(tmpdir(), 'parley-docs-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     viewport: { width: 1280, height: 900 },
     args: [
@@ -146,6 +180,7 @@ test('every page is reachable from the start page, has content, logs no error an
   const queue: { path: string; from: string }[] = [{ path: '/', from: '(start)' }];
   const anchors: { path: string; id: string; from: string }[] = [];
   const broken: string[] = [];
+  const codeProblems: string[] = [];
 
   while (queue.length > 0) {
     const { path, from } = queue.shift()!;
@@ -157,6 +192,7 @@ test('every page is reachable from the start page, has content, logs no error an
       visited.set(path, { ids: new Set(), words: 0 });
       continue;
     }
+    if (!path.startsWith('/api/')) codeProblems.push(...(await codeBlockProblems(page, path)));
     const { ids, text, links, notFound } = await page.evaluate(() => ({
       ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
       text: (document.querySelector('.VPContent') as HTMLElement | null)?.innerText ?? '',
@@ -192,6 +228,7 @@ test('every page is reachable from the start page, has content, logs no error an
 
   expect([...new Set(broken)], 'broken internal links').toEqual([]);
   expect(errors, 'console errors').toEqual([]);
+  expect(codeProblems, 'code blocks that neither fit nor scroll').toEqual([]);
   expect(empty, 'pages without content').toEqual([]);
   // Every hand-written page and every package's API page was reached.
   expect([...visited.keys()]).toEqual(
@@ -207,11 +244,23 @@ test('every page is reachable from the start page, has content, logs no error an
         'testing',
       ].map((name) => `/guide/${name}`),
       '/api/',
-      ...['core', 'schema', 'state-sealing', 'server', 'client', 'middleware'].map(
+      ...['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing'].map(
         (name) => `/api/${name}`,
       ),
     ]),
   );
+});
+
+test('on a phone, code blocks scroll inside the page and quoted output wraps', async () => {
+  const page = await context!.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const problems: string[] = [];
+  for (const path of ['/', '/guide/getting-started', '/guide/elicitation', '/guide/client']) {
+    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+    problems.push(...(await codeBlockProblems(page, path, { fitColumns: 0 })));
+  }
+  await page.close();
+  expect(problems).toEqual([]);
 });
 
 test('the elicitation page was saved as a screenshot', () => {

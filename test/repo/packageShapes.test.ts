@@ -18,6 +18,7 @@ interface PackageJson {
   exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
   scripts?: Record<string, string>;
+  bin?: Record<string, string>;
 }
 
 function readJson<T>(path: string): T {
@@ -42,6 +43,12 @@ describe('the workspace root', () => {
     expect(ci).toMatch(/^pnpm check$/m);
     expect(readme).toContain('pnpm test');
     expect(readme).toContain('pnpm dev');
+  });
+
+  test('the CI script installs no system package for the terminal or the docs tests', () => {
+    const ci = readFileSync(`${repoRoot}/.ci/run`, 'utf8');
+    expect(ci).not.toMatch(/apt-get install[^\n]*(tmux|chromium)/);
+    expect(ci).not.toMatch(/missing\+=\((tmux|chromium)\)/);
   });
 });
 
@@ -92,9 +99,37 @@ describe.each(packages)('@parley/%s', (pkg) => {
     }
   });
 
+  test('links its commands to committed files, so an install before a build links them', () => {
+    for (const [name, path] of Object.entries(manifest.bin ?? {})) {
+      expect(path, `bin ${name}`).not.toMatch(/^(\.\/)?dist\//);
+      expect(existsSync(`${repoRoot}/${dir}/${path}`), `bin ${name}: ${path}`).toBe(true);
+      expect(manifest.files).toContain(path.replace(/^\.\//, '').split('/')[0]);
+    }
+  });
+
   test('has build, typecheck, test and publint scripts', () => {
     expect(Object.keys(manifest.scripts ?? {})).toEqual(
       expect.arrayContaining(['build', 'typecheck', 'test', 'publint']),
     );
+  });
+});
+
+describe('the terminal client lives in @parley/cli only', () => {
+  const client = readJson<PackageJson>('packages/client/package.json');
+  const cli = readJson<PackageJson>('packages/cli/package.json');
+
+  test('@parley/cli owns the parley command and the prompt library', () => {
+    expect(Object.keys(cli.bin ?? {})).toEqual(['parley']);
+    expect(Object.keys(cli.dependencies ?? {})).toContain('@clack/prompts');
+  });
+
+  test('@parley/client has no command, no terminal dependency and no terminal code', () => {
+    expect(client.bin).toBeUndefined();
+    expect(Object.keys(client.dependencies ?? {}).sort()).toEqual([
+      '@modelcontextprotocol/client',
+      '@parley/core',
+      '@parley/schema',
+    ]);
+    expect(existsSync(`${repoRoot}/packages/client/src/cli`)).toBe(false);
   });
 });

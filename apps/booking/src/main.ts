@@ -17,9 +17,12 @@ const server = createBookingServer({
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {
-  const running = await server.run({
-    transport: 'http',
-    port: Number(process.env.BOOKING_PORT ?? 3001),
+  const port = Number(process.env.BOOKING_PORT ?? 3001);
+  const running = await server.run({ transport: 'http', port }).catch((error: unknown) => {
+    // A port in use is a setting to change, not a crash: one line that says which.
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`booking: port ${port} is in use; set BOOKING_PORT to a free port\n`);
+    process.exit(1);
   });
   process.stderr.write(`booking: serving ${running.url}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

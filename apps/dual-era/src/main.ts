@@ -8,9 +8,12 @@ const server = createDualEraServer();
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {
-  const running = await server.run({
-    transport: 'http',
-    port: Number(process.env.DUAL_ERA_PORT ?? 3003),
+  const port = Number(process.env.DUAL_ERA_PORT ?? 3003);
+  const running = await server.run({ transport: 'http', port }).catch((error: unknown) => {
+    // A port in use is a setting to change, not a crash: one line that says which.
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`dual-era: port ${port} is in use; set DUAL_ERA_PORT to a free port\n`);
+    process.exit(1);
   });
   process.stderr.write(`dual-era: serving ${running.url}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

@@ -5,10 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { Client } from '@parley/client';
 
-import { main } from '../gettingStarted/client.ts';
 import { createServer } from '../gettingStarted/server.ts';
 import {
-  consoleOutput,
   eras,
   nodeArgs,
   quoted,
@@ -17,14 +15,14 @@ import {
   textOf,
 } from './support.ts';
 
+/**
+ * The Getting started files inside the repository, from source. The same files, packed and
+ * installed from tarballs into a fresh npm project, are tested by gettingStarted.packed.test.ts.
+ */
+
 const execFileAsync = promisify(execFile);
 
 describe.each(eras)('getting started, %s era', (era) => {
-  test('the client example prints what the page quotes (in-process)', async () => {
-    const printed = await consoleOutput(() => main(createServer(), era));
-    expect(printed).toBe(quoted(`gettingStarted/client.${era}.out.txt`));
-  });
-
   test('declining gets the stranger greeting', async () => {
     await using client = new Client(createServer(), {
       mode: era,
@@ -55,25 +53,36 @@ describe('main.ts over HTTP', () => {
     server = await startExample(
       'gettingStarted/main.ts',
       /Greeter listening on (\S+)/,
-      {
-        PORT: '0',
-      },
+      { PORT: '0' },
     );
   });
   afterAll(() => server?.stop());
 
-  test.each(eras)(
-    'the client example against the URL, %s era',
-    async (era) => {
-      const url = server.match[1];
-      const printed = await consoleOutput(() => main(url, era));
-      expect(printed).toBe(quoted(`gettingStarted/client.${era}.out.txt`));
-    },
-  );
+  /** client.ts run as the page runs it (`npx tsx client.ts …`), from source. */
+  async function runClient(...args: string[]): Promise<string> {
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      nodeArgs('gettingStarted/client.ts', ...args),
+      { cwd: repoRoot },
+    );
+    return stdout.replace(/\n$/, '');
+  }
+
+  test('client.ts prints what the page quotes, modern era (auto)', async () => {
+    expect(await runClient(server.match[1]!)).toBe(
+      quoted('gettingStarted/client.modern.out.txt'),
+    );
+  });
+
+  test('client.ts --handshake prints what the page quotes', async () => {
+    expect(await runClient(server.match[1]!, '--handshake')).toBe(
+      quoted('gettingStarted/client.handshake.out.txt'),
+    );
+  });
 
   test('the parley terminal client lists the tools', async () => {
-    // `pnpm parley` in this repository; `npx parley` where @parley/client is installed.
-    const cli = `${repoRoot}/packages/client/src/cli/main.ts`;
+    // `pnpm parley` in this repository; `npx parley` where @parley/cli is installed.
+    const cli = `${repoRoot}/packages/cli/src/main.ts`;
     const { stdout } = await execFileAsync(
       process.execPath,
       [
@@ -89,10 +98,5 @@ describe('main.ts over HTTP', () => {
     expect(stdout).toBe(
       `${quoted('gettingStarted/parleyTools.out.txt')}\n`,
     );
-  });
-
-  test("mode 'auto' picks the modern protocol", async () => {
-    const printed = await consoleOutput(() => main(server.match[1]));
-    expect(printed).toBe(quoted('gettingStarted/client.modern.out.txt'));
   });
 });

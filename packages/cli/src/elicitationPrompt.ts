@@ -1,0 +1,148 @@
+import { InvalidAnswerError, type ElicitFormParams, type ElicitUrlParams } from '@parley/core';
+import type {
+  ElicitationAnswer,
+  ElicitationHandler,
+  FieldDescriptor,
+  InputContext,
+  ResponseBuilder,
+} from '@parley/client';
+
+import { askField, fieldChecker, fieldProblem, type FieldAnswer } from './fieldPrompt.ts';
+import { CANCELLED, DECLINED, DISMISS_KEYS, type Dismissed, type Prompter } from './prompter.ts';
+
+/**
+ * An elicitation as terminal prompts: where it comes from and the server's message, a hint line
+ * with the keys that decline (Ctrl-D) or cancel (Esc) it, then one prompt per field, the first
+ * one open at once. The answer is built with `responseType(values)`, so the schema's defaults
+ * fill what was left empty and nothing invalid is ever sent.
+ */
+
+type Action = 'accept' | 'decline' | 'cancel';
+
+const CANCEL = { action: 'cancel' } as const;
+const DECLINE = { action: 'decline' } as const;
+
+function dismissal(reason: Dismissed): ElicitationAnswer {
+  return reason === DECLINED ? DECLINE : CANCEL;
+}
+
+/** Where the question comes from, for the line above it. */
+export function roundLabel(ctx: InputContext): string {
+  if (ctx.call === undefined) return 'The server asks';
+  return `${ctx.call.name} asks${ctx.round > 0 ? ` (round ${ctx.round})` : ''}`;
+}
+
+/** The requests of one round of one call share this, so a cancel can end the whole round. */
+function roundKey(ctx: InputContext): string | undefined {
+  return ctx.call === undefined || ctx.round === 0
+    ? undefined
+    : `${ctx.call.method} ${ctx.call.name} ${ctx.round}`;
+}
+
+async function answerUrl(
+  prompter: Prompter,
+  params: ElicitUrlParams,
+  signal: AbortSignal,
+): Promise<ElicitationAnswer> {
+  // Never opened for the person: they read where it goes and open it themselves, or not.
+  prompter.note(params.url, 'Open this URL in your browser');
+  const agreed = await prompter.confirm({
+    message: 'Will you open it?',
+    initialValue: true,
+    signal,
+  });
+  if (agreed === CANCELLED || agreed === DECLINED) return dismissal(agreed);
+  return agreed ? { action: 'accept' } : DECLINE;
+}
+
+async function answerForm(
+  prompter: Prompter,
+  responseType: ResponseBuilder,
+  params: ElicitFormParams,
+  signal: AbortSignal,
+): Promise<ElicitationAnswer> {
+  const { fields } = responseType;
+  // Nothing to fill in (an approval): yes accepts, no declines.
+  if (fields.length === 0) {
+    const agreed = await prompter.confirm({ message: 'Accept?', initialValue: false, signal });
+    if (agreed === CANCELLED || agreed === DECLINED) return dismissal(agreed);
+    return agreed ? responseType({}) : DECLINE;
+  }
+
+  const values: Record<string, FieldAnswer> = {};
+  /** The reason the person left the form, or `undefined` when they answered the field. */
+  const ask = async (field: FieldDescriptor): Promise<Dismissed | undefined> => {
+    const previous = values[field.name];
+    const answer = await askField(prompter, field, {
+      check: fieldChecker(params.requestedSchema, field),
+      ...(previous !== undefined ? { previous } : {}),
+      signal,
+    });
+    if (answer === CANCELLED || answer === DECLINED) return answer;
+    values[field.name] = answer;
+    return undefined;
+  };
+
+  for (const field of fields) {
+    const left = await ask(field);
+    if (left !== undefined) return dismissal(left);
+  }
+  // The prompts checked each field already; the builder has the last word (and fills defaults).
+  for (;;) {
+    try {
+      const given = Object.fromEntries(
+        Object.entries(values).filter(([, value]) => value !== undefined),
+      );
+      return responseType(given);
+    } catch (error) {
+      const data = error instanceof InvalidAnswerError ? error.data : undefined;
+      const field = fields.find((candidate) => candidate.name === data?.field);
+      if (data === undefined || field === undefined) throw error;
+      prompter.error(fieldProblem(field, data.reason));
+      const left = await ask(field);
+      if (left !== undefined) return dismissal(left);
+    }
+  }
+}
+
+/**
+ * The CLI's `elicitationHandler`. `queue` makes requests that arrive together wait their turn
+ * (see `oneAtATime`).
+ */
+export function createElicitationHandler(
+  prompter: Prompter,
+  queue: <T>(task: () => Promise<T>) => Promise<T>,
+): ElicitationHandler {
+  let cancelledRound: string | undefined;
+  return (message, responseType, params, ctx) =>
+    queue(async () => {
+      const round = roundKey(ctx);
+      // The call is already over (another request of its round failed): nothing to ask.
+      if (ctx.signal.aborted) return CANCEL;
+      if (round !== undefined && round === cancelledRound) {
+        prompter.info(`Cancelled with the rest of the round: ${message}`);
+        return CANCEL;
+      }
+      prompter.question(roundLabel(ctx), message, DISMISS_KEYS);
+      const answer =
+        params.mode === 'url'
+          ? await answerUrl(prompter, params, ctx.signal)
+          : await answerForm(prompter, responseType, params, ctx.signal);
+      if (isAction(answer, 'cancel')) {
+        cancelledRound = round;
+        prompter.warn('Cancelled.');
+      } else if (isAction(answer, 'decline')) {
+        prompter.warn('Declined.');
+      }
+      return answer;
+    });
+}
+
+function isAction(answer: ElicitationAnswer, action: Action): boolean {
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    !Array.isArray(answer) &&
+    answer.action === action
+  );
+}

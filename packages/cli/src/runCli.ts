@@ -1,0 +1,340 @@
+import { Client, type ClientOptions, type ClientTarget, type Tool } from '@parley/client';
+
+import { askMissingArguments, missingArguments, promptArgumentSchema } from './argumentPrompt.ts';
+import { ConnectionProblem, explainConnectionFailure } from './connectionProblem.ts';
+import { cwdRoots } from './cwdRoots.ts';
+import { describeError } from './describeError.ts';
+import { createElicitationHandler } from './elicitationPrompt.ts';
+import { nonInteractive } from './nonInteractive.ts';
+import { oneAtATime } from './oneAtATime.ts';
+import {
+  parseCommandLine,
+  type CliCommand,
+  type ListKind,
+  type ServerTarget,
+} from './parseArgs.ts';
+import { DECLINED, isDismissed, type Prompter } from './prompter.ts';
+import {
+  formatPromptList,
+  formatPromptResult,
+  formatResourceList,
+  formatResourceResult,
+  formatToolList,
+  formatToolResult,
+} from './renderResult.ts';
+import { createSamplingHandler } from './samplingPrompt.ts';
+import { promptArguments, toolArguments } from './toolArguments.ts';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
+
+/**
+ * The `parley` command, with everything it touches passed in: the prompts, where text goes, the
+ * directory it shares as a root. `main.ts` wires the real terminal; tests script the prompts.
+ */
+
+export interface CliIo {
+  /** The result, and the help text: what a pipe should get. */
+  stdout: (text: string) => void;
+  /** Usage errors and failures of commands that draw no prompts. */
+  stderr: (text: string) => void;
+  /** Questions and progress (the CLI draws them on stderr). */
+  prompter: Prompter;
+  /** Offered to the server as the one root. */
+  cwd: string;
+  /** False when stdin is not a terminal: questions then fail at once. Default true. */
+  interactive?: boolean;
+  /** Stops the call in flight (Ctrl-C while waiting for the server). */
+  signal?: AbortSignal;
+  /**
+   * The environment a stdio server is started with, on top of the client's safe default. The
+   * CLI passes its own: the person typed the server's command in their shell and expects it to
+   * run as it would there.
+   */
+  env?: Record<string, string>;
+}
+
+type ServerCommand = Exclude<CliCommand, { kind: 'help' }>;
+type ListCommand = Extract<ServerCommand, { kind: ListKind }>;
+type ConverseCommand = Exclude<ServerCommand, ListCommand>;
+
+/** The client's default, for messages that say how long parley waited. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function clientTarget(target: ServerTarget, serverStderr: boolean, io: CliIo): ClientTarget {
+  if (target.kind === 'http') return target.url;
+  return {
+    ...target.command,
+    ...(io.env !== undefined ? { env: io.env } : {}),
+    stderr: serverStderr ? 'inherit' : 'ignore',
+  };
+}
+
+const LABEL_WIDTH = 48;
+
+/** The server as one short line: a long stdio command line keeps its start and its end. */
+export function targetLabel(target: ServerTarget): string {
+  const label =
+    target.kind === 'http'
+      ? target.url
+      : [target.command.command, ...(target.command.args ?? [])].join(' ');
+  if (label.length <= LABEL_WIDTH) return label;
+  const half = (LABEL_WIDTH - 1) / 2;
+  return `${label.slice(0, Math.ceil(half))}…${label.slice(-Math.floor(half))}`;
+}
+
+function createClient(command: ServerCommand, io: CliIo, prompter: Prompter): Client {
+  // Questions that arrive together (one modern round) are asked one after another.
+  const queue = oneAtATime();
+  const options: ClientOptions = {
+    mode: command.mode,
+    ...(command.timeoutMs !== undefined ? { timeoutMs: command.timeoutMs } : {}),
+    elicitationHandler: createElicitationHandler(prompter, queue),
+    samplingHandler: createSamplingHandler(prompter, queue),
+    roots: cwdRoots(io.cwd, prompter, queue),
+  };
+  return new Client(clientTarget(command.target, command.serverStderr, io), options);
+}
+
+/**
+ * Connect, with a failure said as what to check. Connecting is not a call, so it takes no
+ * signal: Ctrl-C stops the wait here instead.
+ */
+async function connect(
+  client: Client,
+  command: ServerCommand,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  signal?.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([client.connect(), aborted]);
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    throw new ConnectionProblem(
+      explainConnectionFailure(error, command.target, command.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      { cause: error },
+    );
+  } finally {
+    signal?.removeEventListener('abort', onAbort!);
+  }
+}
+
+/**
+ * Close the client. After Ctrl-C it is not waited for: closing waits for a connection attempt
+ * still under way, and a person who pressed Ctrl-C wants the prompt back now.
+ */
+async function disconnect(client: Client, signal: AbortSignal | undefined): Promise<void> {
+  const closing = client.close().catch(() => undefined);
+  if (signal?.aborted !== true) await closing;
+}
+
+/** An error as one line: a connection failure says only what to check, the rest with causes. */
+function explain(error: unknown): string {
+  return error instanceof ConnectionProblem ? error.message : describeError(error);
+}
+
+function usageFailure(io: CliIo, error: UsageError): number {
+  io.stderr(`parley: ${error.message}\nRun 'parley --help' for usage.\n`);
+  return EXIT_USAGE;
+}
+
+/** `parley tools`, `parley prompts`, `parley resources`: what the server offers, on stdout. */
+async function list(command: ListCommand, client: Client): Promise<string> {
+  switch (command.kind) {
+    case 'tools':
+      return formatToolList(await client.listTools());
+    case 'prompts':
+      return formatPromptList(await client.listPrompts());
+    case 'resources': {
+      const [resources, templates] = await Promise.all([
+        client.listResources(),
+        client.listResourceTemplates(),
+      ]);
+      return formatResourceList(resources, templates);
+    }
+  }
+}
+
+async function runList(command: ListCommand, io: CliIo, prompter: Prompter): Promise<number> {
+  const client = createClient(command, io, prompter);
+  try {
+    await connect(client, command, io.signal);
+    io.stdout(`${await list(command, client)}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    io.stderr(`parley: ${explain(error)}\n`);
+    return EXIT_FAILED;
+  } finally {
+    await disconnect(client, io.signal);
+  }
+}
+
+/** The person left the questions about missing arguments: nothing is called. */
+class NotCalled extends Error {
+  constructor(what: string, how: 'declined' | 'cancelled') {
+    super(
+      `Not called: ${what} needs its arguments, and you ${how === 'declined' ? 'declined to give them' : 'cancelled'}.`,
+    );
+    this.name = 'NotCalled';
+  }
+}
+
+/**
+ * The arguments of the call: those on the command line, plus the required ones it left out,
+ * asked for in the terminal (or, without one, named in a usage error).
+ */
+async function completeArguments(
+  what: string,
+  inputSchema: unknown,
+  args: Record<string, unknown>,
+  interactive: boolean,
+  prompter: Prompter,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  const missing = missingArguments(inputSchema, args);
+  if (missing.length === 0) return args;
+  if (!interactive) {
+    throw new UsageError(
+      `${what} needs ${missing.join(', ')}; give ${missing.length === 1 ? 'it' : 'them'} as ${missing.map((name) => `${name}=<value>`).join(' ')}.`,
+    );
+  }
+  const heading = `${what} needs ${missing.length === 1 ? 'an argument' : `${missing.length} arguments`}`;
+  const completed = await askMissingArguments(prompter, heading, inputSchema, args, signal);
+  if (isDismissed(completed))
+    throw new NotCalled(what, completed === DECLINED ? 'declined' : 'cancelled');
+  return completed;
+}
+
+async function findTool(client: Client, name: string): Promise<Tool> {
+  const tools = await client.listTools();
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    const names = tools.map((candidate) => candidate.name).join(', ');
+    throw new UsageError(
+      `The server has no tool ${JSON.stringify(name)}; it has: ${names || '(none)'}.`,
+    );
+  }
+  return tool;
+}
+
+/** The prompt's declared arguments, or none when the server does not list prompts. */
+async function promptInputSchema(client: Client, name: string): Promise<unknown> {
+  let prompts;
+  try {
+    prompts = await client.listPrompts();
+  } catch {
+    return undefined; // Let getPrompt say what is wrong.
+  }
+  const prompt = prompts.find((candidate) => candidate.name === name);
+  if (prompt === undefined) {
+    const names = prompts.map((candidate) => candidate.name).join(', ');
+    throw new UsageError(
+      `The server has no prompt ${JSON.stringify(name)}; it has: ${names || '(none)'}.`,
+    );
+  }
+  return promptArgumentSchema(prompt.arguments ?? []);
+}
+
+/** What the command asks the server for, once connected: the text to print, and whether it failed. */
+async function perform(
+  command: ConverseCommand,
+  client: Client,
+  io: CliIo,
+  prompter: Prompter,
+): Promise<{ text: string; failed: boolean }> {
+  const { signal } = io;
+  const interactive = io.interactive !== false;
+  const callOptions = signal !== undefined ? { signal } : {};
+  switch (command.kind) {
+    case 'call': {
+      const tool = await findTool(client, command.name);
+      const args = await completeArguments(
+        command.name,
+        tool.inputSchema,
+        toolArguments(command.args, tool.inputSchema),
+        interactive,
+        prompter,
+        signal,
+      );
+      const result = await client.callTool(command.name, args, callOptions);
+      return { text: formatToolResult(result), failed: result.isError };
+    }
+    case 'prompt': {
+      const args = await completeArguments(
+        command.name,
+        await promptInputSchema(client, command.name),
+        promptArguments(command.args),
+        interactive,
+        prompter,
+        signal,
+      );
+      return {
+        text: formatPromptResult(
+          await client.getPrompt(command.name, args as Record<string, string>, callOptions),
+        ),
+        failed: false,
+      };
+    }
+    case 'read':
+      return {
+        text: formatResourceResult(await client.readResource(command.uri, callOptions)),
+        failed: false,
+      };
+  }
+}
+
+async function converse(command: ConverseCommand, io: CliIo, prompter: Prompter): Promise<number> {
+  const what = command.kind === 'read' ? command.uri : command.name;
+  prompter.intro(`parley ${command.kind} ${what}`);
+  const client = createClient(command, io, prompter);
+  try {
+    await connect(client, command, io.signal);
+    prompter.info(
+      `Connected to ${targetLabel(command.target)}\n${client.era} era, MCP ${client.protocolVersion}`,
+    );
+    const { text, failed } = await perform(command, client, io, prompter);
+    if (failed) {
+      prompter.error(`${what} reported an error:`);
+      prompter.outro('Failed');
+    } else {
+      prompter.outro('Result');
+    }
+    io.stdout(`${text}\n`);
+    return failed ? EXIT_FAILED : EXIT_OK;
+  } catch (error) {
+    if (error instanceof NotCalled) {
+      prompter.warn(error.message);
+      prompter.outro('Not called');
+      return EXIT_USAGE;
+    }
+    prompter.error(explain(error));
+    prompter.outro('Failed');
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
+  } finally {
+    await disconnect(client, io.signal);
+  }
+}
+
+function isListCommand(command: ServerCommand): command is ListCommand {
+  return command.kind === 'tools' || command.kind === 'prompts' || command.kind === 'resources';
+}
+
+/** Run one `parley` command line; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, error);
+    throw error;
+  }
+  if (command.kind === 'help') {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  const prompter = io.interactive === false ? nonInteractive(io.prompter) : io.prompter;
+  return isListCommand(command) ? runList(command, io, prompter) : converse(command, io, prompter);
+}
