@@ -123,7 +123,8 @@ export class Context {
   }
 
   /**
-   * Handshake era: ask the user now and wait for the answer, validated and typed. Decline and
+   * Handshake era: ask the user now and wait for the answer, validated and typed (a schema
+   * library's response type is validated by that library, and typed with its output). Decline and
    * cancel resolve as results. Throws an {@link EraMismatchError} on a modern request (return
    * `inputRequired(...)` there) and an {@link UnsupportedCapabilityError} when the client cannot
    * answer elicitations.

@@ -11,7 +11,7 @@ import type { HandlerTarget } from '../context.ts';
 import { handlerFailure } from '../protocolErrors.ts';
 import { toPromptResult } from '../results.ts';
 import { middlewareParams, roundMiddlewareContext } from './middlewareContext.ts';
-import { parseArgs } from './parseArgs.ts';
+import { validArgs } from './parseArgs.ts';
 import type { RoundRunner } from './roundRunner.ts';
 
 /** `prompts/list` and `prompts/get`; a prompt may ask before it renders, exactly like a tool. */
@@ -35,7 +35,7 @@ export function registerPrompts(server: Server, runner: RoundRunner): void {
     if (prompt === undefined)
       throw new ProtocolError(-32602, `Prompt ${request.params.name} not found`);
     const target: HandlerTarget = { kind: 'prompt', name: prompt.name };
-    const args = await parseArgs(prompt.input, request.params.arguments, `prompt ${prompt.name}`);
+    const args = await validArgs(prompt.input, request.params.arguments, `prompt ${prompt.name}`);
     const round = await runner.openRound(ctx, target, 'prompts/get', request.params.arguments);
     const { context, binding } = round;
     const handler: HandlerInfo = { kind: 'prompt', name: prompt.name, cacheable: false };
