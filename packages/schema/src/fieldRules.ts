@@ -58,9 +58,6 @@ export function withoutUndefined(node: SchemaNode): SchemaNode {
   return {
     ...node,
     shape: members.length === 1 && only !== undefined ? only.shape : { kind: 'union', members },
-    ...(node.optionTitles === undefined && only?.optionTitles !== undefined && members.length === 1
-      ? { optionTitles: only.optionTitles }
-      : {}),
   };
 }
 

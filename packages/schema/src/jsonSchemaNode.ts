@@ -66,16 +66,18 @@ class Reader {
     if (!isPlainObject(schema)) {
       return { optional, shape: { kind: 'other', what: 'a value no answer can be' } };
     }
-    const node: SchemaNode = { optional, shape: this.#shape(schema) };
+    const ref = ownValue(schema, '$ref');
+    const node: SchemaNode = {
+      optional,
+      shape: typeof ref === 'string' ? { kind: 'other', what: 'a reference' } : this.#shape(schema),
+    };
     const title = ownValue(schema, 'title');
     const description = ownValue(schema, 'description');
     if (typeof title === 'string') node.title = title;
     if (typeof description === 'string') node.description = description;
     if (Object.hasOwn(schema, 'default')) node.default = { value: schema['default'] };
     if (ownValue(schema, 'optionTitles') !== undefined) node.optionTitles = schema['optionTitles'];
-    const ref = ownValue(schema, '$ref');
-    if (typeof ref === 'string') return this.#withReferenced(node, ref);
-    return node;
+    return typeof ref === 'string' ? this.#withReferenced(node, ref) : node;
   }
 
   /** `$ref` to a definition of the same document; labels beside the `$ref` win. */
@@ -151,7 +153,6 @@ class Reader {
         return this.#objectShape(schema);
       default:
         if (ownValue(schema, 'properties') !== undefined) return this.#objectShape(schema);
-        if (ownValue(schema, '$ref') !== undefined) return { kind: 'other', what: 'a reference' };
         return { kind: 'other', what: 'any value (its JSON Schema has no type)' };
     }
   }
