@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-import { packageGraph } from './scripts/packageGraph.js';
+import { packageGraph, schemaLibraries } from './scripts/packageGraph.js';
 
 function restrictedImports(name, { inSource }) {
   const { parley: allowed, external } = packageGraph[name];
@@ -31,6 +31,16 @@ function restrictedImports(name, { inSource }) {
     ...(inSource && packageGraph[name].noIo
       ? [{ group: ['node:*'], message: `@parley/${name} does no I/O and runs everywhere.` }]
       : []),
+    ...(inSource && packageGraph[name].noSchemaLibrary
+      ? [
+          {
+            group: schemaLibraries.flatMap((library) =>
+              library.endsWith('/*') ? [library] : [library, `${library}/*`],
+            ),
+            message: `@parley/${name} reads schema libraries through Standard Schema and imports none: they are the author's optional peers.`,
+          },
+        ]
+      : []),
   ];
   return { 'no-restricted-imports': ['error', { paths, patterns }] };
 }
@@ -39,7 +49,8 @@ function restrictedImports(name, { inSource }) {
  * `no-restricted-imports` blocks generated from the dependency graph in DESIGN.md: a package
  * (source and tests) may import only the `@parley/*` packages listed for it, never a sibling's
  * internals. Its source may also use only the MCP SDK packages listed for it (tests may drive it
- * with any SDK client), and a `noIo` package keeps `node:*` out of its source.
+ * with any SDK client), a `noIo` package keeps `node:*` out of its source, and a
+ * `noSchemaLibrary` package keeps zod, valibot and ArkType out of it.
  */
 function dependencyDirectionRules() {
   return Object.keys(packageGraph).flatMap((name) => [

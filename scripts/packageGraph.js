@@ -3,14 +3,16 @@
  * The dependency directions of DESIGN.md, as data. ESLint enforces them and the repository
  * tests check that every package.json agrees with them. A package may import only the
  * `@parley/*` packages listed for it, and only the MCP SDK packages listed under `external`;
- * a package marked `noIo` keeps `node:*` out of its source.
+ * a package marked `noIo` keeps `node:*` out of its source, and one marked `noSchemaLibrary`
+ * imports no schema library (it reads them through Standard Schema; they stay the author's
+ * optional peers).
  *
- * @type {Record<string, { parley: string[]; external: string[]; noIo?: boolean }>}
+ * @type {Record<string, { parley: string[]; external: string[]; noIo?: boolean; noSchemaLibrary?: boolean }>}
  */
 export const packageGraph = {
   core: { parley: [], external: [], noIo: true },
   'state-sealing': { parley: [], external: [] },
-  schema: { parley: ['core'], external: [] },
+  schema: { parley: ['core'], external: [], noSchemaLibrary: true },
   middleware: { parley: ['core'], external: [] },
   client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
   cli: { parley: ['client', 'core', 'schema'], external: [] },
@@ -19,3 +21,13 @@ export const packageGraph = {
     external: ['@modelcontextprotocol/server'],
   },
 };
+
+/** The schema libraries a `noSchemaLibrary` package may not import. */
+export const schemaLibraries = [
+  'zod',
+  'valibot',
+  'arktype',
+  '@valibot/*',
+  '@ark/*',
+  '@standard-schema/*',
+];

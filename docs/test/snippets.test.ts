@@ -47,7 +47,8 @@ const includes: Include[] = pages.flatMap((page) =>
   readFileSync(`${docsRoot}/${page}`, 'utf8')
     .split('\n')
     .flatMap((text, index) => {
-      const match = /^\s*<<<\s+(\S+?)(?:#([\w-]+))?(?:\{[^}]*\})?\s*$/.exec(text);
+      // A trailing `[label]` names the tab of a `::: code-group`.
+      const match = /^\s*<<<\s+(\S+?)(?:#([\w-]+))?(?:\{[^}]*\})?(?:\s+\[[^\]]*\])?\s*$/.exec(text);
       if (match === null) return [];
       return [{ page, line: index + 1, file: match[1]!, region: match[2] }];
     }),
@@ -64,7 +65,8 @@ function runByTests(): Set<string> {
     if (reached.has(path)) continue;
     reached.add(path);
     const source = readFileSync(`${examplesRoot}/${path}`, 'utf8');
-    for (const [, specifier] of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+    // `from '…'`, and side-effect imports (`import './augment.ts'`).
+    for (const [, specifier] of source.matchAll(/(?:from|import) '(\.{1,2}\/[^']+)'/g)) {
       const target = new URL(specifier!, `file:///${path}`).pathname.slice(1);
       if (sources.includes(target)) queue.push(target);
     }

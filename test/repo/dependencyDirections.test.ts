@@ -80,6 +80,19 @@ describe('ESLint enforces the dependency directions of DESIGN.md', () => {
     expect(await restrictedImportMessages('server', code)).toHaveLength(1);
   });
 
+  test.each(['zod', 'zod/mini', 'valibot', '@valibot/to-json-schema', 'arktype'])(
+    '@parley/schema imports no schema library (%s)',
+    async (library) => {
+      const messages = await restrictedImportMessages(
+        'schema',
+        `import * as lib from '${library}';\nexport { lib };\n`,
+      );
+      expect(messages).toEqual([
+        `'${library}' import is restricted from being used by a pattern. @parley/schema reads schema libraries through Standard Schema and imports none: they are the author's optional peers.`,
+      ]);
+    },
+  );
+
   test('@parley/core does no I/O', async () => {
     const messages = await restrictedImportMessages(
       'core',

@@ -17,6 +17,8 @@ interface PackageJson {
   files?: string[];
   exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   scripts?: Record<string, string>;
   bin?: Record<string, string>;
 }
@@ -106,6 +108,17 @@ describe.each(packages)('@parley/%s', (pkg) => {
       expect(manifest.files).toContain(path.replace(/^\.\//, '').split('/')[0]);
     }
   });
+
+  test.runIf(packageGraph[pkg]!.noSchemaLibrary)(
+    'installs no schema library: each is an optional peer',
+    () => {
+      const libraries = ['zod', 'valibot', '@valibot/to-json-schema', 'arktype'];
+      for (const library of libraries) {
+        expect(manifest.dependencies?.[library], library).toBeUndefined();
+        expect(manifest.peerDependenciesMeta?.[library]?.optional, library).toBe(true);
+      }
+    },
+  );
 
   test('has build, typecheck, test and publint scripts', () => {
     expect(Object.keys(manifest.scripts ?? {})).toEqual(

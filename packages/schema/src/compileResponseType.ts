@@ -1,14 +1,17 @@
 import type { ElicitationSchema, PrimitiveFieldSchema } from '@parley/core';
 
-import { applyDefaults, checkContent, readContent } from './content.ts';
+import { applyDefaults, checkContent, readContent, requireFields } from './content.ts';
 import type { FieldDescriptor } from './fieldDescriptor.ts';
+import { OBJECT_REFUSALS, fieldOf, objectOf } from './fieldRules.ts';
+import { jsonSchemaNode } from './jsonSchemaNode.ts';
+import { elicitationJsonSchema } from './libraryJsonSchema.ts';
 import type {
   CompiledResponseType,
   InferResponse,
   ResponseType,
   ResponseTypeOptions,
-  ZodSchemaLike,
 } from './responseType.ts';
+import type { SchemaNode } from './schemaNode.ts';
 import { readSchema } from './schemaReader.ts';
 import {
   multiSelectField,
@@ -16,9 +19,10 @@ import {
   shorthandOptions,
   singleSelectField,
 } from './shorthands.ts';
+import { validateAnswer } from './standardAnswers.ts';
+import { isStandardSchema, type StandardSchemaLike } from './standardSchema.ts';
 import { describeValue, isPlainObject } from './values.ts';
-import { parseWithZod } from './zodAnswers.ts';
-import { defOf, isZod3Schema, isZodSchema, zodField } from './zodIntrospection.ts';
+import { isZod3Schema, isZodSchema, zodNode } from './zodNode.ts';
 
 const API = 'compileResponseType';
 
@@ -33,21 +37,33 @@ function failField(name: string): (reason: string) => never {
   return (reason) => fail(`field '${name}' ${reason}`);
 }
 
-/** What a response type becomes before its answers can be parsed. */
+/**
+ * What a response type becomes before its answers can be parsed. `validator` is the schema
+ * library's own, when the response type came from one: it has the last word on every answer.
+ */
 type Plan =
   | { kind: 'approve' }
-  | { kind: 'wrapped'; field: PrimitiveFieldSchema; required?: false; zod?: ZodSchemaLike }
-  | { kind: 'object'; schema: ElicitationSchema; zod?: ZodSchemaLike };
+  | {
+      kind: 'wrapped';
+      field: PrimitiveFieldSchema;
+      required?: false;
+      validator?: StandardSchemaLike;
+    }
+  | { kind: 'object'; schema: ElicitationSchema; validator?: StandardSchemaLike };
 
 function plan(responseType: unknown): Plan {
   if (responseType === null) return { kind: 'approve' };
   if (responseType === String) return { kind: 'wrapped', field: { type: 'string' } };
   if (responseType === Number) return { kind: 'wrapped', field: { type: 'number' } };
   if (responseType === Boolean) return { kind: 'wrapped', field: { type: 'boolean' } };
-  if (isZodSchema(responseType)) return zodPlan(responseType);
+  if (isZodSchema(responseType)) {
+    const node = zodNode(responseType, (name, reason) => failField(name)(reason));
+    return nodePlan(node, responseType as unknown as StandardSchemaLike);
+  }
   if (isZod3Schema(responseType)) {
     fail('this is a zod 3 schema; Parley reads zod 4 schemas (zod >= 4, or `zod/v4` in zod 3.25).');
   }
+  if (isStandardSchema(responseType)) return standardPlan(responseType);
   if (Array.isArray(responseType)) {
     const [first] = responseType as unknown[];
     return responseType.length === 1 && (Array.isArray(first) || isPlainObject(first))
@@ -71,49 +87,51 @@ function plan(responseType: unknown): Plan {
       : describeValue(responseType);
   return fail(
     `${name} is not a response type. Use String, Number, Boolean, null, a list of options, ` +
-      'a { value: { title } } map, a string enum, a zod 4 schema or a wire ElicitationSchema.',
+      'a { value: { title } } map, a string enum, a schema (zod, valibot, ArkType or any ' +
+      'Standard JSON Schema library) or a wire ElicitationSchema.',
   );
 }
 
-const TRANSPARENT = ['readonly', 'catch', 'pipe'];
-const OPTIONALITY = ['optional', 'nullable', 'default', 'prefault', 'nonoptional'];
-
-/** The object schema inside read-only, catch and pipe wrappers, if the response is an object. */
-function zodObject(schema: ZodSchemaLike): Record<string, unknown> | undefined {
-  let def = defOf(schema);
-  let optional = false;
-  while (TRANSPARENT.includes(def.type) || OPTIONALITY.includes(def.type)) {
-    optional ||= OPTIONALITY.includes(def.type);
-    def = defOf(def.type === 'pipe' ? def['in'] : def['innerType']);
+/** Whether the library's validator lets the value be left out entirely. */
+function acceptsNothing(schema: StandardSchemaLike): boolean {
+  let result: unknown;
+  try {
+    result = schema['~standard'].validate(undefined);
+  } catch {
+    return false;
   }
-  if (def.type !== 'object') return undefined;
-  if (optional) {
-    fail(
-      'an object response type cannot be optional, nullable or defaulted as a whole; make its ' +
-        'fields optional instead (declining already covers "no answer").',
-    );
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+    // Async validation is refused when an answer is parsed; here it only must not leak.
+    Promise.resolve(result).catch(() => undefined);
+    return false;
   }
-  return def;
+  return (result as { issues?: unknown } | null)?.issues == null;
 }
 
-function zodPlan(schema: ZodSchemaLike): Plan {
-  const object = zodObject(schema);
-  if (object === undefined) {
-    const { schema: field, required } = zodField(schema, failField(WRAPPER_FIELD));
-    // `z.string().optional()` or `.default()`: the one field may be left out.
+/** Any other Standard JSON Schema library: its JSON Schema is read into the same node. */
+function standardPlan(schema: StandardSchemaLike): Plan {
+  return nodePlan(jsonSchemaNode(elicitationJsonSchema(schema, API)), schema);
+}
+
+/** A library's response type, whichever library: the vocabulary's rules on its node. */
+function nodePlan(read: SchemaNode, validator: StandardSchemaLike): Plan {
+  // Whether the value as a whole may be missing is the validator's to say: JSON Schema cannot
+  // say it at all, and a union with `undefined` says it without a wrapper.
+  const node = read.optional || !acceptsNothing(validator) ? read : { ...read, optional: true };
+  const found = objectOf(node);
+  if (found === undefined) {
+    const { schema: field, required } = fieldOf(node, failField(WRAPPER_FIELD));
+    // An optional or defaulted value: the one field may be left out.
     return required
-      ? { kind: 'wrapped', field, zod: schema }
-      : { kind: 'wrapped', field, required: false, zod: schema };
+      ? { kind: 'wrapped', field, validator }
+      : { kind: 'wrapped', field, required: false, validator };
   }
-  const catchall = object['catchall'];
-  if (catchall !== undefined && !['never', 'unknown'].includes(defOf(catchall).type)) {
-    fail('the object has a .catchall(); elicitation schemas have a fixed set of fields.');
-  }
+  if (found.wrapped) fail(OBJECT_REFUSALS.wrapped);
+  if (found.object.extraKeys === 'typed') fail(OBJECT_REFUSALS.typedExtraKeys);
   const properties: Record<string, PrimitiveFieldSchema> = {};
   const required: string[] = [];
-  for (const [name, value] of Object.entries(object['shape'] as Record<string, unknown>)) {
-    if (!isZodSchema(value)) failField(name)(`is ${describeValue(value)}, not a zod schema.`);
-    const field = zodField(value, failField(name));
+  for (const { name, node: fieldNode } of found.object.fields) {
+    const field = fieldOf(fieldNode, failField(name));
     Object.defineProperty(properties, name, {
       value: field.schema,
       enumerable: true,
@@ -124,7 +142,7 @@ function zodPlan(schema: ZodSchemaLike): Plan {
   }
   const wire: ElicitationSchema = { type: 'object', properties };
   if (required.length > 0) wire.required = required;
-  return { kind: 'object', schema: wire, zod: schema };
+  return { kind: 'object', schema: wire, validator };
 }
 
 function labels(options: ResponseTypeOptions | undefined): Partial<PrimitiveFieldSchema> {
@@ -162,29 +180,39 @@ function wrap(
 
 function parser(found: Plan, fields: FieldDescriptor[]): (content: unknown) => unknown {
   if (found.kind === 'approve') return (content) => void checkContent(content, fields, 'drop');
-  const { zod } = found;
+  const { validator } = found;
   if (found.kind === 'wrapped') {
-    if (zod === undefined) return (content) => checkContent(content, fields, 'drop')[WRAPPER_FIELD];
+    if (validator === undefined) {
+      return (content) => checkContent(content, fields, 'drop')[WRAPPER_FIELD];
+    }
     return (content) => {
-      const record = applyDefaults(readContent(content, fields, 'drop'), fields);
-      const value = record.get(WRAPPER_FIELD);
-      return parseWithZod(zod, value, true, () => value !== undefined);
+      const record = requireFields(
+        applyDefaults(readContent(content, fields, 'drop'), fields),
+        fields,
+      );
+      return validateAnswer(validator, record.get(WRAPPER_FIELD), true);
     };
   }
-  if (zod === undefined) return (content) => checkContent(content, fields, 'drop');
+  if (validator === undefined) return (content) => checkContent(content, fields, 'drop');
   return (content) => {
-    const record = applyDefaults(readContent(content, fields, 'drop'), fields);
+    const record = requireFields(
+      applyDefaults(readContent(content, fields, 'drop'), fields),
+      fields,
+    );
     // No prototype: a field called `toString` or `constructor` that the answer left out must
-    // read as missing to zod, not as the inherited method.
+    // read as missing to the library, not as the inherited method.
     const input = Object.assign(Object.create(null) as object, Object.fromEntries(record));
-    return parseWithZod(zod, input, false, (name) => record.has(name));
+    return validateAnswer(validator, input, false);
   };
 }
 
 /**
  * Turns what an author passes as `responseType` into the `requestedSchema` to send and a
- * `parse` for the answer. Scalars, option lists and zod non-objects are wrapped in one `value`
- * field (labelled by `responseTitle` / `responseDescription`) and unwrapped again by `parse`.
+ * `parse` for the answer. Scalars, option lists and schemas that are not objects are wrapped in
+ * one `value` field (labelled by `responseTitle` / `responseDescription`) and unwrapped again by
+ * `parse`. A schema from a library (zod 4, valibot through `toStandardJsonSchema()`, ArkType, any
+ * Standard JSON Schema library) is compiled by the same rules whichever library it is, and its
+ * answers are validated by the library itself.
  *
  * Everything the spec's restricted subset cannot express is refused here, with a `TypeError`
  * naming the field, before anything reaches the wire. Does no caching: call it per request.

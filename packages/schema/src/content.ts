@@ -76,6 +76,18 @@ export function applyDefaults(
   return record;
 }
 
+/** Refuses an answer that left out a required field (defaults already filled); returns it. */
+export function requireFields(
+  record: Map<string, ElicitContentValue>,
+  fields: readonly FieldDescriptor[],
+): Map<string, ElicitContentValue> {
+  const missing = fields.find((field) => field.required && !record.has(field.name));
+  if (missing !== undefined) {
+    throw new InvalidAnswerError({ field: missing.name, reason: 'is required' });
+  }
+  return record;
+}
+
 /**
  * The full check against the wire schema: read, fill defaults, then every field in schema
  * order is present when required and valid when present. Returns the content in schema order.

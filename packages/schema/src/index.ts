@@ -14,6 +14,13 @@ export type {
   TitledOptions,
   ZodSchemaLike,
 } from './responseType.ts';
+export type {
+  StandardJsonSchemaLike,
+  StandardJsonSchemaTarget,
+  StandardOutput,
+  StandardSchemaLike,
+} from './standardSchema.ts';
+export { standardJsonSchema } from './libraryJsonSchema.ts';
 
 export { validateElicitationSchema } from './validateElicitationSchema.ts';
 export { lintElicitationSchema } from './lintElicitationSchema.ts';

@@ -1,5 +1,7 @@
 import type { ElicitContentValue, ElicitationSchema } from '@parley/core';
 
+import type { StandardJsonSchemaLike, StandardOutput } from './standardSchema.ts';
+
 /**
  * The vocabulary of `responseType`: what an author may ask for, and the TypeScript type of the
  * answer. Types only; `compileResponseType` gives them their runtime meaning.
@@ -42,6 +44,8 @@ export type ElicitationSchemaInput = DeepReadonly<ElicitationSchema>;
  * - `{ low: { title: 'Low Priority' } }` and `[{ … }]`: the same with display titles;
  * - a TypeScript string enum, or `[TheEnum]` for several of its values;
  * - a zod 4 schema: scalars, `z.enum`, `z.literal([...])`, `z.array(z.enum(...))`, `z.object`;
+ * - a schema from any Standard JSON Schema library: ArkType's `type(...)`, valibot's through
+ *   `toStandardJsonSchema(...)`, …, read by the same rules as zod's;
  * - a wire `ElicitationSchema`, sent as it is;
  * - `null`: approve-only, nothing to fill in.
  */
@@ -57,6 +61,7 @@ export type ResponseType =
   | StringEnumObject
   | readonly [StringEnumObject]
   | ZodSchemaLike
+  | StandardJsonSchemaLike
   | ElicitationSchemaInput;
 
 type MultiSelectOf<Inner> = Inner extends readonly string[]
@@ -78,17 +83,19 @@ export type InferResponse<R> = R extends null
         ? boolean
         : R extends { readonly _zod: { readonly output: infer Output } }
           ? Output
-          : R extends readonly string[]
-            ? R[number]
-            : R extends readonly [infer Inner]
-              ? MultiSelectOf<Inner>
-              : R extends ElicitationSchemaInput
-                ? Record<string, ElicitContentValue>
-                : R extends TitledOptions
-                  ? keyof R & string
-                  : R extends StringEnumObject
-                    ? R[keyof R]
-                    : never;
+          : R extends StandardJsonSchemaLike
+            ? StandardOutput<R>
+            : R extends readonly string[]
+              ? R[number]
+              : R extends readonly [infer Inner]
+                ? MultiSelectOf<Inner>
+                : R extends ElicitationSchemaInput
+                  ? Record<string, ElicitContentValue>
+                  : R extends TitledOptions
+                    ? keyof R & string
+                    : R extends StringEnumObject
+                      ? R[keyof R]
+                      : never;
 
 /** Labels for the wrapper field of a scalar, enum or list response type. */
 export interface ResponseTypeOptions {

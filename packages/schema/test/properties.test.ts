@@ -1,4 +1,4 @@
-import { InvalidAnswerError } from '@parley/core';
+import { InvalidAnswerError, type ElicitationSchema } from '@parley/core';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
@@ -16,10 +16,12 @@ import {
   zodSchema,
   type Spec,
 } from './fixtures/fieldSpecs.ts';
+import { arktypeExpressible, arktypeSchema, valibotSchema } from './fixtures/librarySpecs.ts';
 
 // Property tests over generated schemas of the whole supported subset: strings with lengths
 // and formats, numbers and integers with bounds, booleans, untitled / oneOf / enumNames single
-// selects, untitled / anyOf multi-selects with item bounds, titles, defaults and required.
+// selects, untitled / anyOf multi-selects with item bounds, titles, defaults and required; and
+// the same specs written in zod, valibot and ArkType, which must compile to the same wire schema.
 
 /**
  * Each schema with one valid answer and one field to break: every invalid value of that field
@@ -105,23 +107,67 @@ describe('generated wire schemas', () => {
   });
 });
 
-describe('generated zod schemas', () => {
+/**
+ * A wire schema in ArkType's canonical form: ArkType keeps its own order (required keys first,
+ * options sorted), not the order the schema was written in, and drops bounds that constrain
+ * nothing (a minimum length of 0).
+ */
+function canonical(schema: ElicitationSchema): unknown {
+  const field = (raw: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...raw };
+    if (out['minLength'] === 0) delete out['minLength'];
+    if (out['minItems'] === 0) delete out['minItems'];
+    if (Array.isArray(raw['enum'])) out['enum'] = [...(raw['enum'] as string[])].sort();
+    if (Array.isArray(raw['oneOf'])) out['oneOf'] = sortByConst(raw['oneOf']);
+    const items = raw['items'] as Record<string, unknown> | undefined;
+    if (items !== undefined) out['items'] = field(items);
+    if (Array.isArray(raw['anyOf'])) out['anyOf'] = sortByConst(raw['anyOf']);
+    return out;
+  };
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(schema.properties)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([name, raw]) => [name, field(raw as unknown as Record<string, unknown>)]),
+    ),
+    ...(schema.required === undefined ? {} : { required: [...schema.required].sort() }),
+  };
+}
+
+function sortByConst(options: unknown[]): unknown[] {
+  return [...(options as { const: string }[])].sort((a, b) => (a.const < b.const ? -1 : 1));
+}
+
+// Each library's schema for a list of specs, and what its wire schema is compared as.
+const libraries = [
+  { name: 'zod', schema: zodSchema, expressible: () => true, order: (s: ElicitationSchema) => s },
+  {
+    name: 'valibot',
+    schema: valibotSchema,
+    expressible: () => true,
+    order: (s: ElicitationSchema) => s,
+  },
+  { name: 'ArkType', schema: arktypeSchema, expressible: arktypeExpressible, order: canonical },
+] as const;
+
+describe.each(libraries)('generated $name schemas', ({ schema, expressible, order }) => {
   test('compile to the same wire schema as the hand-written one', () => {
     fc.assert(
-      fc.property(specs, (list) => {
-        expect(compileResponseType(zodSchema(list)).requestedSchema).toEqual(
-          wireSchema(list, false),
+      fc.property(specs.filter(expressible), (list) => {
+        expect(order(compileResponseType(schema(list)).requestedSchema)).toEqual(
+          order(wireSchema(list, false)),
         );
       }),
     );
   });
 
-  test('every valid answer is accepted by zod and returns the expected value', () => {
+  test('every valid answer is accepted by the library and returns the expected value', () => {
     fc.assert(
       fc.property(
-        specs.chain((list) => fc.tuple(fc.constant(list), answers(list))),
+        specs.filter(expressible).chain((list) => fc.tuple(fc.constant(list), answers(list))),
         ([list, { answer, expected }]) => {
-          expect(compileResponseType(zodSchema(list)).parse(answer)).toEqual(expected);
+          expect(compileResponseType(schema(list)).parse(answer)).toEqual(expected);
         },
       ),
     );
@@ -129,10 +175,15 @@ describe('generated zod schemas', () => {
 
   test('every mutated answer is refused with an error naming the mutated field', () => {
     fc.assert(
-      fc.property(mutated, ({ list, broken, field }) => {
-        const compiled = compileResponseType(zodSchema(list));
-        for (const answer of broken) expect(refusedField(() => compiled.parse(answer))).toBe(field);
-      }),
+      fc.property(
+        mutated.filter(({ list }) => expressible(list)),
+        ({ list, broken, field }) => {
+          const compiled = compileResponseType(schema(list));
+          for (const answer of broken) {
+            expect(refusedField(() => compiled.parse(answer))).toBe(field);
+          }
+        },
+      ),
     );
   });
 });

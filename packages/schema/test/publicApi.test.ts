@@ -11,6 +11,7 @@ test('the public API is exactly this', () => {
       'createResponseType',
       'describeFields',
       'lintElicitationSchema',
+      'standardJsonSchema',
       'validateElicitationSchema',
     ].sort(),
   );

@@ -1,4 +1,7 @@
 import type { ElicitContentValue, ElicitationSchema } from '@parley/core';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { describe, expectTypeOf, test } from 'vitest';
 import * as z from 'zod';
 import * as zm from 'zod/mini';
@@ -61,6 +64,31 @@ describe('inferring the data type', () => {
     expectTypeOf(compileResponseType(zm.boolean()).parse).returns.toEqualTypeOf<boolean>();
   });
 
+  test('valibot and ArkType schemas infer their output type, as zod schemas do', () => {
+    expectTypeOf(
+      compileResponseType(toStandardJsonSchema(v.optional(v.string()))).parse,
+    ).returns.toEqualTypeOf<string | undefined>();
+    expectTypeOf(
+      compileResponseType(
+        toStandardJsonSchema(
+          v.object({
+            n: v.pipe(
+              v.string(),
+              v.transform((s) => s.length),
+            ),
+          }),
+        ),
+      ).parse,
+    ).returns.toEqualTypeOf<{ n: number }>();
+    expectTypeOf(compileResponseType(type("'a' | 'b'")).parse).returns.toEqualTypeOf<'a' | 'b'>();
+    expectTypeOf(
+      compileResponseType(type({ n: type('string').pipe((s) => s.length) })).parse,
+    ).returns.toEqualTypeOf<{ n: number }>();
+    expectTypeOf(
+      compileResponseType(type({ seats: type('number').default(1), 'note?': 'string' })).parse,
+    ).returns.toEqualTypeOf<{ seats: number; note?: string }>();
+  });
+
   test('raw wire schemas, inline or typed, give a record of wire values', () => {
     const inline = compileResponseType({
       type: 'object',
@@ -93,6 +121,8 @@ describe('what is not a response type', () => {
     compileResponseType({ low: { label: 'Low' } });
     // @ts-expect-error only the spec's field types
     compileResponseType({ type: 'object', properties: { a: { type: 'object' } } });
+    // @ts-expect-error a bare valibot schema cannot describe itself: wrap it (toStandardJsonSchema)
+    compileResponseType(v.string());
     expectTypeOf<undefined>().not.toExtend<ResponseType>();
   });
 

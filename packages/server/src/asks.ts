@@ -55,7 +55,8 @@ export function askInfoOf(request: InputRequest): AskInfo | undefined {
 
 /**
  * A form elicitation asking for `responseType`: any response type `@parley/schema` accepts
- * (`String`, `['low', 'high']`, `z.object({...})`, a wire schema, …). The schema is compiled
+ * (`String`, `['low', 'high']`, a zod, valibot or ArkType schema, a wire schema, …), its answer
+ * typed with the schema library's output type. The schema is compiled
  * here, so an inexpressible type throws a `TypeError` where the ask is built. Read the answer
  * with `ctx.answer(key, thisRequest)` to get it validated and typed.
  */

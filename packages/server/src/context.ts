@@ -146,8 +146,9 @@ export class Context<TState = unknown> {
   }
 
   /**
-   * Handshake era: ask the user now and wait for the answer, validated and typed. Decline and
-   * cancel resolve as results. An answer that does not fit is asked again, saying what was
+   * Handshake era: ask the user now and wait for the answer, validated and typed (a schema
+   * library's response type is validated by that library, and typed with its output). Decline
+   * and cancel resolve as results. An answer that does not fit is asked again, saying what was
    * wrong (up to the server's `maxReasks`, default 3), then rejects with an
    * {@link InvalidAnswerError}. Throws an {@link EraMismatchError} on a modern request (return
    * `inputRequired(...)` there) and an {@link UnsupportedCapabilityError} when the client cannot

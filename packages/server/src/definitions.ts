@@ -1,5 +1,10 @@
 import type { Meta } from '@parley/core';
 import type { StandardSchemaV1, UriTemplate } from '@modelcontextprotocol/server';
+import {
+  standardJsonSchema,
+  type StandardJsonSchemaLike,
+  type StandardOutput,
+} from '@parley/schema';
 import * as z from 'zod';
 
 import type { Context } from './context.ts';
@@ -8,24 +13,31 @@ import type { Completer } from './completion.ts';
 import type { ParamHeader } from './http/paramHeaders.ts';
 import type { AskedRecord } from './round/asked.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
-import type { ToolInput, ToolInputSchema } from './toolInput.ts';
+import type { ToolInput, ToolInputSchema, ValidatedArgs } from './toolInput.ts';
 
 /**
- * What an author registers: tools, prompts, resources and resource templates, with zod schemas
- * for their parameters.
+ * What an author registers: tools, prompts, resources and resource templates, with schemas for
+ * their parameters from any Standard JSON Schema library (zod, valibot, ArkType, …).
  */
 
-/** A zod object schema or its shape (`{ city: z.string() }`). */
-export type ParameterSchema = z.ZodObject | Record<string, z.ZodType>;
+/**
+ * The parameters of a tool or prompt: a zod object or its shape (`{ city: z.string() }`), or an
+ * object schema from any library that implements Standard Schema and Standard JSON Schema (the
+ * MCP SDK's `StandardSchemaWithJSON`): an ArkType `type({...})`, a valibot
+ * `toStandardJsonSchema(v.object({...}))`, ….
+ */
+export type ParameterSchema = z.ZodObject | Record<string, z.ZodType> | StandardJsonSchemaLike;
 
-/** The handler's `args` type for a parameter schema. */
-export type ArgsOf<TSchema> = TSchema extends { type: 'object'; _zod?: never }
+/** The handler's `args` type for a parameter schema: the library's output type. */
+export type ArgsOf<TSchema> = TSchema extends { type: 'object'; _zod?: never; '~standard'?: never }
   ? Record<string, unknown>
   : TSchema extends z.ZodObject
     ? z.output<TSchema>
-    : TSchema extends Record<string, z.ZodType>
-      ? z.output<z.ZodObject<TSchema>>
-      : Record<string, never>;
+    : TSchema extends StandardJsonSchemaLike
+      ? StandardOutput<TSchema>
+      : TSchema extends Record<string, z.ZodType>
+        ? z.output<z.ZodObject<TSchema>>
+        : Record<string, never>;
 
 /** A schema for the JSON state a handler carries between rounds (any Standard Schema: zod, …). */
 export type StateSchema = StandardSchemaV1;
@@ -73,8 +85,10 @@ export interface ToolOptions<
   title?: string;
   description?: string;
   /**
-   * The tool's parameters: a `z.object(...)` or its shape (the handler's `args` are parsed and
-   * typed from it), or a JSON Schema object, listed exactly as written and validated as JSON.
+   * The tool's parameters: a `z.object(...)` or its shape, or an object schema from any Standard
+   * JSON Schema library (ArkType, valibot through `toStandardJsonSchema()`, …): the handler's
+   * `args` are validated by that library and typed from it. Or a JSON Schema object, listed
+   * exactly as written and validated as JSON.
    */
   inputSchema?: TSchema;
   /** The structured result's schema; returned values are checked against it. */
@@ -100,7 +114,10 @@ export interface PromptOptions<
 > extends HandlerOptions<TStateSchema> {
   title?: string;
   description?: string;
-  /** The prompt's arguments (MCP prompt arguments are strings). */
+  /**
+   * The prompt's arguments (MCP prompt arguments are strings), from any library a tool's
+   * `inputSchema` may use; validated the same way.
+   */
   arguments?: TSchema;
   /** Suggestions for arguments as the user types (`completion/complete`), by argument name. */
   complete?: Record<string, Completer>;
@@ -164,7 +181,8 @@ export interface PromptDefinition {
   name: string;
   options: PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
   declaredAsks: AskedRecord;
-  input: z.ZodObject | undefined;
+  /** The prompt's arguments, listed and validated exactly as a tool's parameters are. */
+  input: ToolInput | undefined;
   argumentList: PromptArgument[] | undefined;
   handler: PromptHandler<unknown>;
 }
@@ -189,28 +207,99 @@ function isZodType(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
-/** A parameter schema as a zod object, or `undefined` when the handler takes none. */
+function isStandardSchema(value: unknown): value is StandardJsonSchemaLike {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    '~standard' in value
+  );
+}
+
+/** Issues of a failed validation, as `path: message` lines for the `-32602` error. */
+export function issuesOf(
+  issues: readonly { message: string; path?: readonly unknown[] | undefined }[],
+): string[] {
+  return issues.map((issue) => {
+    const path = Array.from(issue.path ?? [], (segment) =>
+      String(
+        typeof segment === 'object' && segment !== null && 'key' in segment ? segment.key : segment,
+      ),
+    ).join('.');
+    return `${path || '(root)'}: ${issue.message}`;
+  });
+}
+
+/**
+ * The one argument validator of tools and prompts: the schema's own library validates
+ * (`~standard.validate`, which zod, valibot and ArkType all implement), and its output is what
+ * the handler gets.
+ */
+function standardInput(
+  schema: StandardJsonSchemaLike | z.ZodType,
+  jsonSchema: Record<string, unknown>,
+): ToolInput {
+  const validator = schema['~standard'] as {
+    validate(value: unknown): unknown;
+  };
+  return {
+    jsonSchema,
+    validate: async (args): Promise<ValidatedArgs> => {
+      const result = (await validator.validate(args)) as {
+        value?: unknown;
+        issues?: readonly { message: string; path?: readonly unknown[] }[];
+      };
+      return result.issues === undefined || result.issues === null
+        ? { ok: true, value: result.value }
+        : { ok: false, issues: issuesOf(result.issues) };
+    },
+  };
+}
+
+const PARAMETER_SCHEMAS =
+  'a z.object(...) or its shape, or an object schema from a Standard JSON Schema library ' +
+  '(an ArkType type({...}), a valibot object through toStandardJsonSchema(), …)';
+
+/**
+ * A parameter schema as the validator tools and prompts share, or `undefined` when the handler
+ * takes none. Refuses, with a `TypeError` starting with `api`, what is not an object schema.
+ */
 export function objectSchemaOf(
   api: string,
   schema: ParameterSchema | undefined,
-): z.ZodObject | undefined {
+): ToolInput | undefined {
   if (schema === undefined) return undefined;
   if (isZodType(schema)) {
     if (schema._zod.def.type !== 'object') {
       throw new TypeError(`${api}: the parameter schema must be a z.object(...) or its shape.`);
     }
-    return schema as z.ZodObject;
+    return standardInput(schema, jsonSchemaOf(schema, 'input'));
+  }
+  if (isStandardSchema(schema)) {
+    const jsonSchema = standardJsonSchema(schema, 'input', api);
+    if (jsonSchema['type'] !== 'object') {
+      throw new TypeError(
+        `${api}: the parameter schema must describe an object; its JSON Schema has type ` +
+          `${JSON.stringify(jsonSchema['type'])}.`,
+      );
+    }
+    return standardInput(schema, jsonSchema);
   }
   if (typeof schema !== 'object' || schema === null || !Object.values(schema).every(isZodType)) {
-    throw new TypeError(
-      `${api}: the parameter schema must be a z.object(...) or an object of zod schemas.`,
-    );
+    throw new TypeError(`${api}: the parameter schema must be ${PARAMETER_SCHEMAS}.`);
   }
-  return z.object(schema);
+  const object = z.object(schema);
+  return standardInput(object, jsonSchemaOf(object, 'input'));
 }
 
-/** JSON Schema for a zod schema, as MCP lists it (no `$schema` key). */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+/**
+ * JSON Schema for a schema, as MCP lists it (no `$schema` key): zod's own conversion for zod
+ * (classic and mini), the library's Standard JSON Schema for any other.
+ */
+export function jsonSchemaOf(
+  schema: z.ZodType | StandardJsonSchemaLike,
+  io: 'input' | 'output',
+): Record<string, unknown> {
+  if (!isZodType(schema)) return standardJsonSchema(schema, io);
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
@@ -218,15 +307,19 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
   return json;
 }
 
-/** The `arguments` list of a prompt, from its schema. */
-export function promptArgumentsOf(schema: z.ZodObject | undefined): PromptArgument[] | undefined {
-  if (schema === undefined) return undefined;
-  return Object.entries(schema.shape).map(([name, field]) => {
-    const type = field as z.ZodType;
+/** The `arguments` list of a prompt, from its JSON Schema. */
+export function promptArgumentsOf(input: ToolInput | undefined): PromptArgument[] | undefined {
+  if (input === undefined) return undefined;
+  const properties = input.jsonSchema['properties'];
+  const required = input.jsonSchema['required'];
+  const names = new Set(Array.isArray(required) ? required : []);
+  if (typeof properties !== 'object' || properties === null) return [];
+  return Object.entries(properties as Record<string, unknown>).map(([name, field]) => {
+    const description = (field as { description?: unknown } | null)?.description;
     return {
       name,
-      ...(type.description !== undefined ? { description: type.description } : {}),
-      required: !type.safeParse(undefined).success,
+      ...(typeof description === 'string' ? { description } : {}),
+      required: names.has(name),
     };
   });
 }

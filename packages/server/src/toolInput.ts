@@ -1,10 +1,11 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 
-import { jsonSchemaOf, objectSchemaOf, type ParameterSchema } from './definitions.ts';
+import { issuesOf, objectSchemaOf, type ParameterSchema } from './definitions.ts';
 
 /**
- * A tool's parameters: a zod object (or its shape), or a JSON Schema object as it should appear
- * in `tools/list`, kept exactly as written (for 2020-12 features zod does not produce, or
+ * A tool's parameters: a schema from any Standard JSON Schema library (zod, valibot, ArkType,
+ * …; see `objectSchemaOf`, which prompts use too), or a JSON Schema object as it should appear
+ * in `tools/list`, kept exactly as written (for 2020-12 features a library does not produce, or
  * annotations such as `x-mcp-header`) and validated with the SDK's JSON Schema validator.
  */
 
@@ -19,39 +20,29 @@ export type ToolInputSchema = ParameterSchema | JsonSchemaObject;
 
 export type ValidatedArgs = { ok: true; value: unknown } | { ok: false; issues: string[] };
 
-/** A tool's parameters, ready to list and to validate. */
+/** A tool's or prompt's parameters, ready to list and to validate. */
 export interface ToolInput {
   jsonSchema: Record<string, unknown>;
   validate(args: unknown): Promise<ValidatedArgs>;
+}
+
+/** A schema object of some library: zod's `_zod`, or Standard Schema's `~standard`. */
+function isLibrarySchema(value: unknown): boolean {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    ('_zod' in value || '~standard' in value)
+  );
 }
 
 function isJsonSchemaObject(schema: ToolInputSchema): schema is JsonSchemaObject {
   return (
     typeof schema === 'object' &&
     schema !== null &&
-    !('_zod' in schema) &&
+    !isLibrarySchema(schema) &&
     (schema as { type?: unknown }).type === 'object' &&
-    !Object.values(schema).some(
-      (value) => typeof value === 'object' && value !== null && '_zod' in value,
-    )
+    !Object.values(schema).some(isLibrarySchema)
   );
-}
-
-function issuesOf(
-  issues: readonly { message: string; path?: readonly unknown[] | undefined }[],
-): string[] {
-  return issues.map((issue) => {
-    const path = (issue.path ?? [])
-      .map((segment) =>
-        String(
-          typeof segment === 'object' && segment !== null && 'key' in segment
-            ? segment.key
-            : segment,
-        ),
-      )
-      .join('.');
-    return `${path || '(root)'}: ${issue.message}`;
-  });
 }
 
 export function toolInputOf(
@@ -71,15 +62,5 @@ export function toolInputOf(
       },
     };
   }
-  const zodObject = objectSchemaOf(api, schema);
-  if (zodObject === undefined) return undefined;
-  return {
-    jsonSchema: jsonSchemaOf(zodObject, 'input'),
-    validate: async (args) => {
-      const parsed = await zodObject.safeParseAsync(args);
-      return parsed.success
-        ? { ok: true, value: parsed.data }
-        : { ok: false, issues: issuesOf(parsed.error.issues) };
-    },
-  };
+  return objectSchemaOf(api, schema);
 }

@@ -96,18 +96,8 @@ function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>)
     middlewareParams: { name: prompt.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: args ?? {},
-    check: async (value) => {
-      if (prompt.input === undefined) return { ok: true, value };
-      const parsed = await prompt.input.safeParseAsync(value);
-      return parsed.success
-        ? { ok: true, value: parsed.data }
-        : {
-            ok: false,
-            issues: parsed.error.issues.map(
-              (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
-            ),
-          };
-    },
+    check: async (value) =>
+      prompt.input === undefined ? { ok: true, value } : prompt.input.validate(value),
     run: async (value, ctx) => toPromptResult(await prompt.handler(value, ctx)),
     normalise: (value) => value as PromptRoundResult,
     declaredAsks: prompt.declaredAsks,

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { compileResponseType } from '../src/index.ts';
 import { expectRefused, invalidAnswer } from './fixtures/errors.ts';
 
-describe('answers to zod response types are parsed by zod', () => {
+describe('answers are validated by the library itself (zod here; valibot and ArkType in their own files)', () => {
   const person = compileResponseType(
     z.object({
       name: z.string(),
@@ -95,7 +95,7 @@ describe('answers to zod response types are parsed by zod', () => {
   test('async refinements are a TypeError: answers are parsed synchronously', () => {
     const compiled = compileResponseType(z.string().refine(async () => true));
     expect(() => compiled.parse({ value: 'x' })).toThrow(
-      /^CompiledResponseType\.parse: the zod schema has an async refinement/,
+      /^CompiledResponseType\.parse: the schema has an async refinement/,
     );
   });
 });

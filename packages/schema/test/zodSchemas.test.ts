@@ -125,8 +125,9 @@ describe('strings', () => {
 
   test('patterns and pattern-like formats are refused, with the way out', () => {
     expect(refusal(z.string().regex(/^[A-Z]{3}$/))).toBe(
-      "compileResponseType: field 'f' uses .regex(): the spec's subset has no pattern keyword, " +
-        'so a client could not enforce it; drop it, or enforce it on the server with .refine().',
+      "compileResponseType: field 'f' has a pattern (a regular expression): the spec's subset " +
+        'has no pattern keyword, so a client could not enforce it; drop it, or enforce it on the ' +
+        'server with a refinement (zod .refine(), valibot v.check(), ArkType .narrow()).',
     );
     expect(refusal(z.uuid())).toMatch(/string format 'uuid', which cannot be sent/);
     expect(refusal(z.string().startsWith('a'))).toMatch(/'starts_with'/);
@@ -179,13 +180,13 @@ describe('numbers', () => {
     expect(fieldOf(z.uint32().max(10))).toEqual({ type: 'integer', minimum: 0, maximum: 10 });
   });
 
-  test('exclusive bounds on non-integers are refused, pointing at .min()/.max()', () => {
+  test('exclusive bounds on non-integers are refused, pointing at inclusive bounds', () => {
     expect(refusal(z.number().positive())).toBe(
-      "compileResponseType: field 'f' has an exclusive bound (> 0, from .gt() or .positive()); " +
-        'the spec has only the inclusive minimum, which cannot express it for non-integers. ' +
-        'Use .min() with the value you mean, or .int().',
+      "compileResponseType: field 'f' has an exclusive bound (> 0); the spec has only the " +
+        'inclusive minimum, which cannot express it for non-integers. Use an inclusive bound ' +
+        '(>=) with the value you mean, or make the field an integer.',
     );
-    expect(refusal(z.number().lt(1))).toMatch(/inclusive maximum.*Use \.max\(\)/);
+    expect(refusal(z.number().lt(1))).toMatch(/inclusive maximum.*inclusive bound \(<=\)/);
   });
 
   test('multipleOf is refused', () => {
@@ -204,7 +205,7 @@ describe('options', () => {
 
   test('non-string options are refused', () => {
     expect(refusal(z.literal(true))).toMatch(
-      /options are strings \(use z\.boolean\(\) for yes\/no\)/,
+      /options are strings \(ask for a boolean for yes\/no\)/,
     );
     expect(refusal(z.literal([1, 2]))).toMatch(/the option the number 1; options are strings/);
   });
@@ -287,10 +288,10 @@ describe('what the restricted subset cannot express', () => {
     [
       'nullable fields',
       z.string().nullable(),
-      /is nullable; answers are never null\. Use \.optional\(\)/,
+      /is nullable; answers are never null\. Make the field optional instead/,
     ],
-    ['dates', z.date(), /use z\.iso\.date\(\)/],
-    ['bigints', z.bigint(), /use z\.number\(\)\.int\(\)/],
+    ['dates', z.date(), /is a Date, which JSON cannot carry.*z\.iso\.date\(\)/],
+    ['bigints', z.bigint(), /is a bigint, which JSON cannot carry; ask for an integer/],
     ['tuples', z.tuple([z.string()]), /is a tuple/],
     ['untyped values', z.any(), /is a z\.any\(\)/],
   ];
