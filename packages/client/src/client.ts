@@ -1,7 +1,7 @@
 import {
   LATEST_HANDSHAKE_PROTOCOL_VERSION,
-  MODERN_PROTOCOL_VERSION,
   UnsupportedProtocolVersionError,
+  isInputRequiredResult,
   type Era,
   type GetPromptResult,
   type ReadResourceResult,
@@ -19,11 +19,12 @@ import { CallRegistry } from './callState.ts';
 import { openConnection, type Connection, type ConnectionSetup } from './connection.ts';
 import { toParleyError, unsupportedVersionData } from './errors.ts';
 import { capabilitiesFor, createInputAnswerer, type InputAnswerer } from './inputAnswerer.ts';
-import { createModernDriver } from './modernRounds.ts';
+import type { ModernRoundsContext } from './modernRounds.ts';
 import { resolveCallOptions, resolveOptions, type ResolvedOptions } from './options.ts';
 import { registerPushedRequests } from './pushedRequests.ts';
 import { runCall, type Send } from './runCall.ts';
 import { resolveTarget, type ResolvedTarget } from './targets.ts';
+import { checkStructuredOutput, withoutOutputSchema } from './toolOutput.ts';
 import { toToolCallResult } from './toolResults.ts';
 import type {
   CallInfo,
@@ -96,7 +97,20 @@ export class Client implements AsyncDisposable {
       'callTool',
       { method: 'tools/call', name },
       options,
-      (c, o) => c.sdk.callTool({ name, arguments: args }, o),
+      async (c, round, o) => {
+        // Modern: a tool Parley listed is checked against its output schema by Parley, not by
+        // the SDK (see toolOutput.ts). The SDK only knows output schemas from listings too.
+        const listed = c.era === 'modern' ? this.#tools?.get(name) : undefined;
+        if (listed?.outputSchema === undefined) {
+          return c.sdk.callTool({ name, arguments: args, ...round }, o);
+        }
+        const result = await c.sdk.callTool(
+          { name, arguments: args, ...round },
+          { ...o, toolDefinition: withoutOutputSchema(listed) },
+        );
+        if (!isInputRequiredResult(result)) await checkStructuredOutput(listed, result);
+        return result;
+      },
     );
     const tool =
       connection.era === 'handshake' && value.structuredContent !== undefined
@@ -117,7 +131,7 @@ export class Client implements AsyncDisposable {
       'getPrompt',
       { method: 'prompts/get', name },
       options,
-      (c, o) => c.sdk.getPrompt({ name, arguments: args }, o),
+      (c, round, o) => c.sdk.getPrompt({ name, arguments: args, ...round }, o),
     );
     return value as GetPromptResult;
   }
@@ -133,7 +147,7 @@ export class Client implements AsyncDisposable {
       'readResource',
       { method: 'resources/read', name: href },
       options,
-      (c, o) => c.sdk.readResource({ uri: href }, { ...o, cacheMode: 'bypass' }),
+      (c, round, o) => c.sdk.readResource({ uri: href, ...round }, { ...o, cacheMode: 'bypass' }),
     );
     return value as ReadResourceResult;
   }
@@ -188,35 +202,31 @@ export class Client implements AsyncDisposable {
     return this.#connecting;
   }
 
-  /** What each new connection is built with: capabilities, both eras' handlers, the driver. */
+  /** What each new connection is built with: capabilities and the handshake era's handlers. */
   #setup(): ConnectionSetup {
     const options = this.#options;
-    const emit = (event: RoundEvent): void => {
-      try {
-        options.onRound?.(event);
-      } catch {
-        // An observer must not change the outcome of the call it observes.
-      }
-    };
     return {
       clientInfo: options.clientInfo,
       capabilities: capabilitiesFor(options),
-      drive: createModernDriver({
-        calls: this.#calls,
-        answer: this.#answer,
-        protocolVersion: () => this.#connection?.protocolVersion ?? MODERN_PROTOCOL_VERSION,
-        emit,
-      }),
       register: (sdk) =>
         registerPushedRequests(sdk, options, {
           answer: this.#answer,
           calls: this.#calls,
           protocolVersion: () =>
             sdk.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
-          emit,
+          emit: this.#emit,
         }),
     };
   }
+
+  /** Reports a round to `onRound`; an observer must not change the outcome of what it observes. */
+  readonly #emit = (event: RoundEvent): void => {
+    try {
+      this.#options.onRound?.(event);
+    } catch {
+      // Ignored on purpose (see above).
+    }
+  };
 
   #requireConnection(api: string): Connection {
     if (this.#connection === undefined) {
@@ -243,7 +253,15 @@ export class Client implements AsyncDisposable {
     for (;;) {
       const connection = this.#requireConnection(api);
       try {
-        return { value: await runCall(connection, this.#calls, info, limits, send), connection };
+        const rounds: ModernRoundsContext = {
+          answer: this.#answer,
+          protocolVersion: connection.protocolVersion,
+          emit: this.#emit,
+        };
+        return {
+          value: await runCall(connection, this.#calls, info, limits, rounds, send),
+          connection,
+        };
       } catch (error) {
         const data = unsupportedVersionData(error);
         if (data === undefined) throw toParleyError(error);

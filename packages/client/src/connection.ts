@@ -7,6 +7,7 @@ import {
   type Implementation,
 } from '@parley/core';
 import {
+  Client as McpClient,
   InMemoryTransport,
   SdkError,
   SdkErrorCode,
@@ -17,13 +18,12 @@ import {
 } from '@modelcontextprotocol/client';
 
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
-import { DrivenSdkClient, type InputRequiredDriver } from './sdkClient.ts';
 import type { ResolvedTarget } from './targets.ts';
 import type { ClientMode } from './types.ts';
 
 /** One live connection: the SDK client, what it negotiated, and how to end it. */
 export interface Connection {
-  sdk: DrivenSdkClient;
+  sdk: McpClient;
   era: Era;
   protocolVersion: string;
   close(): Promise<void>;
@@ -33,9 +33,8 @@ export interface Connection {
 export interface ConnectionSetup {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
-  drive: InputRequiredDriver;
   /** Registers the handlers for requests a handshake-era server pushes. */
-  register(sdk: DrivenSdkClient): void;
+  register(sdk: McpClient): void;
 }
 
 /** The in-process modern endpoint's URL; it never leaves the process. */
@@ -47,15 +46,14 @@ const NEGOTIATION: Record<ClientMode, VersionNegotiationMode> = {
   handshake: 'legacy',
 };
 
-function newSdkClient(setup: ConnectionSetup, mode: ClientMode): DrivenSdkClient {
-  const sdk = new DrivenSdkClient(
-    setup.clientInfo,
-    {
-      capabilities: setup.capabilities as McpClientOptions['capabilities'],
-      versionNegotiation: { mode: NEGOTIATION[mode] },
-    },
-    setup.drive,
-  );
+function newSdkClient(setup: ConnectionSetup, mode: ClientMode): McpClient {
+  const sdk = new McpClient(setup.clientInfo, {
+    capabilities: setup.capabilities as McpClientOptions['capabilities'],
+    versionNegotiation: { mode: NEGOTIATION[mode] },
+    // Parley drives every round itself (see modernRounds.ts): the SDK hands each input_required
+    // result back (allowInputRequired) and fulfils nothing on its own.
+    inputRequired: { autoFulfill: false },
+  });
   setup.register(sdk);
   return sdk;
 }
@@ -104,7 +102,7 @@ function readMissingResultTypeAsComplete(transport: Transport): void {
 }
 
 async function connectSdk(
-  sdk: DrivenSdkClient,
+  sdk: McpClient,
   transport: Transport,
   after: () => Promise<void> = async () => {},
 ): Promise<Connection> {
