@@ -65,7 +65,7 @@ export class Client implements AsyncDisposable {
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#target = resolveTarget(target);
-    this.#options = resolveOptions(options);
+    this.#options = resolveOptions(options, this.#target.kind);
     this.#answer = createInputAnswerer(this.#options);
   }
 
@@ -208,6 +208,7 @@ export class Client implements AsyncDisposable {
     return {
       clientInfo: options.clientInfo,
       capabilities: capabilitiesFor(options),
+      http: options.http,
       register: (sdk) =>
         registerPushedRequests(sdk, options, {
           answer: this.#answer,

@@ -18,6 +18,8 @@ import {
 } from '@modelcontextprotocol/client';
 
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
+import { createHttpTransport } from './http/httpTransport.ts';
+import type { ResolvedHttpOptions } from './http/httpOptions.ts';
 import type { ResolvedTarget } from './targets.ts';
 import type { ClientMode } from './types.ts';
 
@@ -33,6 +35,8 @@ export interface Connection {
 export interface ConnectionSetup {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
+  /** `auth`, `headers` and `fetch` of an HTTP target. */
+  http: ResolvedHttpOptions | undefined;
   /** Registers the handlers for requests a handshake-era server pushes. */
   register(sdk: McpClient): void;
 }
@@ -124,7 +128,10 @@ async function connectSdk(
   };
 }
 
-async function transportFor(target: ResolvedTarget): Promise<Transport> {
+async function transportFor(
+  target: ResolvedTarget,
+  http: ResolvedHttpOptions | undefined,
+): Promise<Transport> {
   switch (target.kind) {
     case 'in-process': {
       const { server } = target;
@@ -133,7 +140,7 @@ async function transportFor(target: ResolvedTarget): Promise<Transport> {
       });
     }
     case 'http':
-      return new StreamableHTTPClientTransport(target.url);
+      return createHttpTransport(target.url, http);
     case 'stdio': {
       // Node-only, so loaded only when a stdio target connects.
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
@@ -178,7 +185,7 @@ export async function openConnection(
     if (mode === 'handshake') return connectInProcessHandshake(target, setup);
     const sdk = newSdkClient(setup, 'modern');
     try {
-      return await connectSdk(sdk, await transportFor(target));
+      return await connectSdk(sdk, await transportFor(target, setup.http));
     } catch (error) {
       await sdk.close().catch(() => {});
       const mapped = asModernUnavailable(error, target.label);
@@ -190,7 +197,7 @@ export async function openConnection(
   }
   const sdk = newSdkClient(setup, mode);
   try {
-    return await connectSdk(sdk, await transportFor(target));
+    return await connectSdk(sdk, await transportFor(target, setup.http));
   } catch (error) {
     await sdk.close().catch(() => {});
     throw mode === 'modern' ? asModernUnavailable(error, target.label) : error;
