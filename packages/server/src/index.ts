@@ -4,6 +4,8 @@
  */
 
 export { ParleyServer } from './parleyServer.ts';
+export type { HttpAuthOptions } from './http/bearerAuth.ts';
+export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
 export type {
   ParleyServerOptions,
   RequestStateSecurity,

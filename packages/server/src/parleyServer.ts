@@ -31,6 +31,7 @@ import {
 } from './definitions.ts';
 import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
+import { createBearerGate, protectedResourceMetadataPath } from './http/bearerAuth.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
 import { buildSdkServer, type ServerRuntime, type ServingUnit } from './sdkServer.ts';
@@ -173,6 +174,8 @@ export class ParleyServer {
       version: options.version ?? '0.0.0',
       ...(options.title !== undefined ? { title: options.title } : {}),
     };
+    // A misconfigured http.auth fails here, not on the first request.
+    if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
     this.#lintSchema = createSchemaLinter(options.onWarning ?? defaultWarn);
     const security = options.requestStateSecurity ?? {};
     this.#sealer = createRequestStateSealer({
@@ -366,10 +369,16 @@ export class ParleyServer {
     const { listenNode } = await import('./http/nodeListener.ts');
     const maxBodyBytes =
       http.maxBodyBytes ?? this.#options.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const auth = http.auth ?? this.#options.http?.auth;
     const listener = await listenNode((request) => endpoint.fetch(request), {
       host,
       port,
       path,
+      // The OAuth protected resource metadata the endpoint publishes lives beside it.
+      alsoServe:
+        auth?.authorizationServers === undefined
+          ? []
+          : [protectedResourceMetadataPath(new URL(path, 'http://localhost'))],
       maxBodyBytes,
     });
     return {
@@ -405,6 +414,7 @@ export class ParleyServer {
       (unit) => this.sdkServerFor(unit),
       options,
       (name) => this.#tools.get(name)?.paramHeaders ?? [],
+      (error) => this.#runtime.report(error, { method: 'http.auth', target: 'verifyToken' }),
     );
     this.#changes.addStreams(endpoint.notify);
     return endpoint;
