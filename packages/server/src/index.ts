@@ -55,6 +55,7 @@ export {
   ParleyError,
   ToolResult,
   UnsupportedCapabilityError,
+  UrlElicitationRequiredError,
   eraOf,
   inputRequired,
   isModernVersion,

@@ -5,9 +5,15 @@ import {
   InvalidRequestStateError,
   ParleyError,
   UnsupportedCapabilityError,
+  UrlElicitationRequiredError,
+  inputRequired,
   toJsonRpcError,
+  type Era,
+  type InputRequiredResult,
 } from '@parley/core';
 import { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
+
+import { elicitUrlRequest } from './asks.ts';
 
 /**
  * Where Parley errors meet the SDK: the one place that turns them into the JSON-RPC errors the
@@ -36,8 +42,27 @@ export function isProtocolLevel(error: unknown): error is ParleyError {
     error instanceof EraMismatchError ||
     error instanceof InvalidAnswerError ||
     error instanceof InvalidInputResponsesError ||
-    error instanceof InvalidRequestStateError
+    error instanceof InvalidRequestStateError ||
+    // Handshake era: `-32042`, which the client answers by sending the user to the pages.
+    error instanceof UrlElicitationRequiredError
   );
+}
+
+/**
+ * A thrown {@link UrlElicitationRequiredError} on the modern era, where `-32042` no longer
+ * exists: the same pages asked the 2026-07-28 way, as an `input_required` result with one URL
+ * elicitation per page, keyed by its `elicitationId`. The handler runs again once the client
+ * answers, so it checks whether the out-of-band step is done and throws again if not.
+ * `undefined` for anything else, or on the handshake era (where it is the `-32042` error).
+ */
+export function urlElicitationAsk(error: unknown, era: Era): InputRequiredResult | undefined {
+  if (era !== 'modern' || !(error instanceof UrlElicitationRequiredError)) return undefined;
+  const pages = error.data?.elicitations ?? [];
+  return inputRequired({
+    inputRequests: Object.fromEntries(
+      pages.map((page) => [page.elicitationId, elicitUrlRequest(page.message, page.url)]),
+    ),
+  });
 }
 
 /** A thrown value as the SDK error a prompt or resource read fails with. */

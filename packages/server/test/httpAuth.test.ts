@@ -240,11 +240,12 @@ describe('the principal', () => {
 });
 
 describe('configuration mistakes are TypeErrors that say what is wrong', () => {
+  const refuseAll = (): undefined => undefined;
   test.each([
     [{}, /http\.auth needs verifyToken/],
-    [{ verifyToken: () => undefined, authorizationServers: [] }, /authorizationServers must be/],
-    [{ verifyToken: () => undefined, requiredScopes: [''] }, /requiredScopes must be/],
-    [{ verifyToken: () => undefined, resourceUrl: 'not a url' }, /resourceUrl must be/],
+    [{ verifyToken: refuseAll, authorizationServers: [] }, /authorizationServers must be/],
+    [{ verifyToken: refuseAll, requiredScopes: [''] }, /requiredScopes must be/],
+    [{ verifyToken: refuseAll, resourceUrl: 'not a url' }, /resourceUrl must be/],
   ])('%j, when the server is made', async (auth, message) => {
     expect(() => new ParleyServer({ name: 'x', http: { auth: auth as never } })).toThrow(message);
     // …and in run()'s own options.

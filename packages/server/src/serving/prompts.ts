@@ -8,7 +8,7 @@ import {
 } from '@parley/middleware';
 
 import type { HandlerTarget } from '../context.ts';
-import { handlerFailure } from '../protocolErrors.ts';
+import { handlerFailure, urlElicitationAsk } from '../protocolErrors.ts';
 import { toPromptResult } from '../results.ts';
 import { middlewareParams, roundMiddlewareContext } from './middlewareContext.ts';
 import { parseArgs } from './parseArgs.ts';
@@ -52,8 +52,12 @@ export function registerPrompts(server: Server, runner: RoundRunner): void {
         async () => toPromptResult(await prompt.handler(args, context)),
       );
     } catch (error) {
-      runtime.report(error, { method: 'prompts/get', target: prompt.name });
-      throw handlerFailure(error);
+      const ask = urlElicitationAsk(error, context.era);
+      if (ask === undefined) {
+        runtime.report(error, { method: 'prompts/get', target: prompt.name });
+        throw handlerFailure(error);
+      }
+      result = ask;
     }
     if (isInputRequiredResult(result))
       return (await runner.askOnWire(context, target, result, binding)) as never;

@@ -9,7 +9,7 @@ import {
 
 import type { Context, HandlerTarget } from '../context.ts';
 import type { ResourceOptions } from '../definitions.ts';
-import { handlerFailure } from '../protocolErrors.ts';
+import { handlerFailure, urlElicitationAsk } from '../protocolErrors.ts';
 import { toResourceResult } from '../results.ts';
 import { middlewareParams, roundMiddlewareContext } from './middlewareContext.ts';
 import type { RoundRunner } from './roundRunner.ts';
@@ -107,8 +107,12 @@ export function registerResources(server: Server, runner: RoundRunner): void {
         async () => toResourceResult((await read(context)) as never, uri, mimeType),
       );
     } catch (error) {
-      runtime.report(error, { method: 'resources/read', target: uri });
-      throw handlerFailure(error);
+      const ask = urlElicitationAsk(error, context.era);
+      if (ask === undefined) {
+        runtime.report(error, { method: 'resources/read', target: uri });
+        throw handlerFailure(error);
+      }
+      result = ask;
     }
     if (isInputRequiredResult(result))
       return (await runner.askOnWire(context, target, result, binding)) as never;

@@ -3,7 +3,12 @@ import { ProtocolError, type Server } from '@modelcontextprotocol/server';
 import { runMiddleware, type CallToolParams, type HandlerInfo } from '@parley/middleware';
 
 import type { HandlerTarget } from '../context.ts';
-import { errorText, isProtocolLevel, toProtocolError } from '../protocolErrors.ts';
+import {
+  errorText,
+  isProtocolLevel,
+  toProtocolError,
+  urlElicitationAsk,
+} from '../protocolErrors.ts';
 import { toToolResult } from '../results.ts';
 import { middlewareParams, roundMiddlewareContext } from './middlewareContext.ts';
 import { validArgs } from './parseArgs.ts';
@@ -63,14 +68,18 @@ export function registerTools(server: Server, runner: RoundRunner): void {
         hasOutputSchema,
       );
     } catch (error) {
-      if (isProtocolLevel(error)) {
+      const ask = urlElicitationAsk(error, context.era);
+      if (ask !== undefined) {
+        result = new InputRequiredToolResult(ask);
+      } else if (isProtocolLevel(error)) {
         runtime.report(error, { method: 'tools/call', target: tool.name });
         throw toProtocolError(error);
+      } else {
+        result = new ToolResult({
+          content: [{ type: 'text', text: errorText(error) }],
+          isError: true,
+        });
       }
-      result = new ToolResult({
-        content: [{ type: 'text', text: errorText(error) }],
-        isError: true,
-      });
     }
     if (result instanceof InputRequiredToolResult) {
       return (await runner.askOnWire(context, target, result.toJSON(), binding)) as never;
