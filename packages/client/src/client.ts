@@ -1,6 +1,8 @@
 import {
   LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  RoundsExceededError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
   isInputRequiredResult,
   type Era,
   type GetPromptResult,
@@ -26,6 +28,11 @@ import { runCall, type Send } from './runCall.ts';
 import { resolveTarget, type ResolvedTarget } from './targets.ts';
 import { checkStructuredOutput, withoutOutputSchema } from './toolOutput.ts';
 import { toToolCallResult } from './toolResults.ts';
+import {
+  ElicitationCompletions,
+  completeUrlElicitations,
+  urlPagesAsAsk,
+} from './urlElicitations.ts';
 import type {
   CallInfo,
   CallOptions,
@@ -59,6 +66,7 @@ export class Client implements AsyncDisposable {
   readonly #options: ResolvedOptions;
   readonly #answer: InputAnswerer;
   readonly #calls = new CallRegistry();
+  readonly #completions = new ElicitationCompletions();
   #connection: Connection | undefined;
   #connecting: Promise<Connection> | undefined;
   #tools: Map<string, Tool> | undefined;
@@ -209,14 +217,24 @@ export class Client implements AsyncDisposable {
       clientInfo: options.clientInfo,
       capabilities: capabilitiesFor(options),
       http: options.http,
-      register: (sdk) =>
+      register: (sdk) => {
         registerPushedRequests(sdk, options, {
           answer: this.#answer,
           calls: this.#calls,
           protocolVersion: () =>
             sdk.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
           emit: this.#emit,
-        }),
+        });
+        sdk.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+          const { elicitationId } = notification.params;
+          this.#completions.complete(elicitationId);
+          try {
+            options.onElicitationComplete?.(elicitationId);
+          } catch {
+            // An observer must not break the connection it observes.
+          }
+        });
+      },
     };
   }
 
@@ -251,6 +269,7 @@ export class Client implements AsyncDisposable {
   ): Promise<{ value: T; connection: Connection }> {
     const limits = resolveCallOptions(api, options, this.#options);
     let retried = false;
+    let urlRounds = 0;
     for (;;) {
       const connection = this.#requireConnection(api);
       try {
@@ -264,8 +283,36 @@ export class Client implements AsyncDisposable {
           connection,
         };
       } catch (error) {
+        const parleyError = toParleyError(error);
+        if (
+          parleyError instanceof UrlElicitationRequiredError &&
+          this.#options.elicitationHandler !== undefined
+        ) {
+          if (urlRounds >= limits.maxRounds) {
+            throw new RoundsExceededError(
+              `${info.method} '${info.name}'`,
+              { maxRounds: limits.maxRounds, lastResult: urlPagesAsAsk(parleyError) },
+              { cause: parleyError },
+            );
+          }
+          urlRounds += 1;
+          const accepted = await completeUrlElicitations(parleyError, {
+            answer: this.#answer,
+            completions: this.#completions,
+            emit: this.#emit,
+            era: connection.era,
+            protocolVersion: connection.protocolVersion,
+            call: info,
+            round: urlRounds,
+            maxRounds: limits.maxRounds,
+            timeoutMs: limits.timeoutMs,
+            signal: limits.signal,
+          });
+          if (accepted) continue;
+          throw parleyError;
+        }
         const data = unsupportedVersionData(error);
-        if (data === undefined) throw toParleyError(error);
+        if (data === undefined) throw parleyError;
         if (retried || connection.era !== 'modern') {
           throw new UnsupportedProtocolVersionError(data, { cause: error });
         }
