@@ -1,9 +1,9 @@
-import {
-  type UrlElicitationRequiredError,
-  type ElicitUrlParams,
-  type InputRequests,
-  type InputRequiredResult,
-  type InputResponses,
+import type {
+  ElicitUrlParams,
+  InputRequests,
+  InputRequiredResult,
+  InputResponses,
+  UrlElicitationRequiredError,
 } from '@parley/core';
 
 import type { InputAnswerer } from './inputAnswerer.ts';
