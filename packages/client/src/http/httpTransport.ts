@@ -47,9 +47,10 @@ function endpointFetch(
   oauth: OAuthClientProvider | undefined,
 ): FetchLike {
   const base: FetchLike = http.fetch ?? ((input, init) => fetch(input, init));
+  const toAuthorizationServer = oauth === undefined ? base : oneRefreshPerToken(base);
   const extra = http.headers;
   return async (input, init) => {
-    if (!sameEndpoint(input, endpoint)) return base(input, init);
+    if (!sameEndpoint(input, endpoint)) return toAuthorizationServer(input, init);
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(extra ?? {})) {
       if (!headers.has(name)) headers.set(name, value);
@@ -59,5 +60,40 @@ function endpointFetch(
       await oauth?.invalidateCredentials?.('discovery');
     }
     return response;
+  };
+}
+
+/** How long the answer to a refresh stays around for late requests with the same token. */
+const REFRESH_REPLAY_MS = 30_000;
+
+/**
+ * One token request per refresh token. Two requests that hit a `401` together (a handshake
+ * session's event stream and a call, say) each start a refresh with the same refresh token; an
+ * authorization server that rotates refresh tokens honours the first and answers the second
+ * `invalid_grant`, and the SDK then throws the tokens away and sends the user to sign in again.
+ * So the second (and any within a short while after) gets a copy of the first one's answer.
+ */
+function oneRefreshPerToken(base: FetchLike): FetchLike {
+  const answers = new Map<string, { response: Promise<Response>; until: number }>();
+  return async (input, init) => {
+    const body = init?.body;
+    if (
+      init?.method !== 'POST' ||
+      !(body instanceof URLSearchParams) ||
+      body.get('grant_type') !== 'refresh_token'
+    ) {
+      return base(input, init);
+    }
+    const now = Date.now();
+    for (const [key, entry] of answers) if (entry.until <= now) answers.delete(key);
+    const key = `${String(input)}\n${body.get('refresh_token') ?? ''}`;
+    let entry = answers.get(key);
+    if (entry === undefined) {
+      entry = { response: base(input, init), until: now + REFRESH_REPLAY_MS };
+      answers.set(key, entry);
+      entry.response.catch(() => answers.delete(key));
+    }
+    // The kept original is never read, so every caller can have a copy of its body.
+    return (await entry.response).clone();
   };
 }
