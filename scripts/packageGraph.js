@@ -17,4 +17,5 @@ export const packageGraph = {
     parley: ['core', 'schema', 'state-sealing', 'middleware'],
     external: ['@modelcontextprotocol/server'],
   },
+  testing: { parley: ['core', 'client', 'server'], external: [] },
 };
