@@ -5,6 +5,8 @@
 
 export { ParleyServer } from './parleyServer.ts';
 export type { HttpAuthOptions } from './http/bearerAuth.ts';
+/** The principal `http.auth.verifyToken` returns (the SDK's shape). */
+export type { AuthInfo } from '@modelcontextprotocol/server';
 export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
 export type {
   ParleyServerOptions,
