@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { problemsOf, requirementsOf, runConformance, tally, verdictOf } from '../harness.ts';
+import {
+  problemsOf,
+  requirementsOf,
+  runConformance,
+  tally,
+  verdictOf,
+  type Problem,
+} from '../harness.ts';
 
 /**
  * The official MCP conformance suite against the Parley "everything" server, started as a real
@@ -86,6 +93,22 @@ function pendingIn(revision: string): Set<string> {
   );
 }
 
+/** `scenario (n FAILURE, m WARNING)`, per scenario. */
+function summarise(problems: Problem[]): string {
+  const counts = new Map<string, Map<string, number>>();
+  for (const { scenario, status } of problems) {
+    const byStatus = counts.get(scenario) ?? new Map<string, number>();
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    counts.set(scenario, byStatus);
+  }
+  return [...counts]
+    .map(
+      ([scenario, byStatus]) =>
+        `${scenario} (${[...byStatus].map(([status, n]) => `${n} ${status}`).join(', ')})`,
+    )
+    .join(', ');
+}
+
 function scoredIn(leg: (typeof legs)[number], ran: string[]): string[] {
   const requirements = requirementsOf(leg.revision);
   if (leg.args[0] === '--requirements') return requirements.server;
@@ -129,9 +152,7 @@ describe('the conformance suite against the Parley server', () => {
       console.log(
         `[conformance server] ${leg.name}: ${verdict.passed.length}/${scored.length} scored scenarios passed; ` +
           `checks ${JSON.stringify(tally(run.results))}; not scored: ${ran.length - scored.length}` +
-          (unscoredProblems.length === 0
-            ? ''
-            : `; their problems: ${unscoredProblems.map((p) => `${p.scenario} ${p.id} ${p.status}`).join(', ')}`),
+          (unscoredProblems.length === 0 ? '' : `; their problems: ${summarise(unscoredProblems)}`),
       );
       if (verdict.problems.length > 0) console.log(run.output.slice(-4000));
       expect(scored.length).toBeGreaterThan(15);
