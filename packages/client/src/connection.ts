@@ -9,9 +9,12 @@ import {
 import {
   Client as McpClient,
   InMemoryTransport,
+  OAuthClientFlowError,
+  OAuthError,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type ClientOptions as McpClientOptions,
   type Transport,
   type VersionNegotiationMode,
@@ -82,6 +85,24 @@ function asModernUnavailable(error: unknown, label: string): unknown {
   return speaksModern
     ? new UnsupportedProtocolVersionError(data, { cause: error })
     : modernUnavailable(label, data.supported, error);
+}
+
+/**
+ * A sign-in that failed while the SDK probed for the protocol version reaches `connect()`
+ * wrapped in the probe's `ERA_NEGOTIATION_FAILED`; the caller gets the sign-in's own error
+ * (`UnauthorizedError`, `OAuthError`, an issuer mismatch…), as in every other mode.
+ */
+function unwrapSignInFailure(error: unknown): unknown {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const isSignInFailure =
+    cause instanceof UnauthorizedError ||
+    cause instanceof OAuthError ||
+    cause instanceof OAuthClientFlowError;
+  return error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    isSignInFailure
+    ? cause
+    : error;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -200,7 +221,10 @@ export async function openConnection(
     return await connectSdk(sdk, await transportFor(target, setup.http));
   } catch (error) {
     await sdk.close().catch(() => {});
-    throw mode === 'modern' ? asModernUnavailable(error, target.label) : error;
+    const unwrapped = unwrapSignInFailure(error);
+    throw mode === 'modern' && unwrapped === error
+      ? asModernUnavailable(error, target.label)
+      : unwrapped;
   }
 }
 

@@ -1,3 +1,4 @@
+import { IssuerMismatchError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
@@ -126,21 +127,47 @@ describe('OAuth: a server that points to its authorization server', () => {
     });
   });
 
-  test('a redirect whose state does not match is not used', async () => {
-    await using client = new Client(url, {
-      mode: 'modern',
-      auth: {
-        oauth: createOAuthProvider({ redirectUrl: 'http://127.0.0.1:8765/callback' }),
-        authorizationResponse: async (authorizationUrl) => {
-          const back = await signInAtOnce(authorizationUrl);
-          back.searchParams.set('state', 'forged');
-          return back;
+  test.each(['modern', 'handshake'] as const)(
+    '%s: a redirect whose state does not match is not used',
+    async (mode) => {
+      await using client = new Client(url, {
+        mode,
+        auth: {
+          oauth: createOAuthProvider({ redirectUrl: 'http://127.0.0.1:8765/callback' }),
+          authorizationResponse: async (authorizationUrl) => {
+            const back = await signInAtOnce(authorizationUrl);
+            back.searchParams.set('state', 'forged');
+            return back;
+          },
         },
-      },
-    });
-    const error = await client.connect().catch((e: unknown) => e);
-    expect(String(error)).toContain('does not carry the state this sign-in sent');
-  });
+      });
+      const error = await client.connect().catch((e: unknown) => e);
+      // The sign-in's own error, in every mode (not the version probe's wrapper).
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect((error as Error).message).toContain('does not carry the state this sign-in sent');
+    },
+  );
+
+  test.each(['modern', 'handshake'] as const)(
+    '%s: a response from another issuer is refused with the SDK error that says so',
+    async (mode) => {
+      await using client = new Client(url, {
+        mode,
+        auth: {
+          oauth: createOAuthProvider({ redirectUrl: 'http://127.0.0.1:8765/callback' }),
+          authorizationResponse: async (authorizationUrl) => {
+            const back = await signInAtOnce(authorizationUrl);
+            back.searchParams.set('iss', 'https://evil.example');
+            return back;
+          },
+        },
+      });
+      const error = await client.connect().catch((e: unknown) => e);
+      // The sign-in's own error in every mode, not the version probe's wrapper around it.
+      expect(error).toBeInstanceOf(IssuerMismatchError);
+      expect((error as Error).message).toContain('https://evil.example');
+    },
+  );
 
   test('without authorizationResponse the request fails with UnauthorizedError', async () => {
     await using client = new Client(url, {
