@@ -11,7 +11,12 @@
  * (SEP-1034) plus a value of the right kind for a required field that has none. A scenario
  * the runner does not know fails loudly instead of passing by accident.
  */
-import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
+import {
+  ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  PrivateKeyJwtProvider,
+  requestJwtAuthorizationGrant,
+} from '@modelcontextprotocol/client';
 
 import {
   Client,
@@ -84,13 +89,45 @@ function stringFrom(name: string): string {
   return value;
 }
 
-/** How each scenario authenticates: the user's sign-in, or client credentials. */
+/**
+ * How each scenario authenticates: the user's sign-in, or (the unscored extensions) one of the
+ * SDK's machine-to-machine providers, which `auth.oauth` takes as they are.
+ */
 function authFor(name: string): ClientAuth | undefined {
   if (name === 'auth/client-credentials-basic') {
     return {
       oauth: new ClientCredentialsProvider({
         clientId: stringFrom('client_id'),
         clientSecret: stringFrom('client_secret'),
+      }),
+    };
+  }
+  if (name === 'auth/client-credentials-jwt') {
+    const algorithm = context.signing_algorithm;
+    return {
+      oauth: new PrivateKeyJwtProvider({
+        clientId: stringFrom('client_id'),
+        privateKey: stringFrom('private_key_pem'),
+        algorithm: typeof algorithm === 'string' ? algorithm : 'ES256',
+      }),
+    };
+  }
+  if (name === 'auth/enterprise-managed-authorization') {
+    return {
+      oauth: new CrossAppAccessProvider({
+        clientId: stringFrom('client_id'),
+        clientSecret: stringFrom('client_secret'),
+        assertion: async (grant) =>
+          (
+            await requestJwtAuthorizationGrant({
+              tokenEndpoint: stringFrom('idp_token_endpoint'),
+              audience: grant.authorizationServerUrl,
+              resource: grant.resourceUrl,
+              idToken: stringFrom('idp_id_token'),
+              clientId: stringFrom('idp_client_id'),
+              fetchFn: grant.fetchFn,
+            })
+          ).jwtAuthGrant,
       }),
     };
   }
@@ -197,6 +234,8 @@ const scenarios: Record<string, Scenario> = {
     await client.callTool('json_schema_echo', { schema: focal.inputSchema });
   },
   'auth/client-credentials-basic': listTools,
+  'auth/client-credentials-jwt': listTools,
+  'auth/enterprise-managed-authorization': listTools,
 };
 
 function scenarioFor(name: string): Scenario | undefined {
