@@ -36,8 +36,11 @@ export class OAuthSignIn {
   /** The host's provider, with `redirectToAuthorization` observed; given to the transport. */
   readonly provider: OAuthClientProvider;
   readonly #respond: ((url: URL) => Promise<AuthorizationResponse>) | undefined;
-  /** Redirects seen, in order; a failed send looks for one made after it started. */
-  #redirects: { seq: number; url: URL }[] = [];
+  /**
+   * Redirects seen, in order; a failed send looks for one made after it started. Sends that
+   * failed on the same redirect share its one sign-in.
+   */
+  #redirects: { seq: number; url: URL; signIn?: Promise<void> }[] = [];
   #seq = 0;
   /** Sign-ins run one at a time: each starts a PKCE verifier the next would replace. */
   #signingIn: Promise<void> = Promise.resolve();
@@ -73,14 +76,15 @@ export class OAuthSignIn {
         try {
           return await send(message, options);
         } catch (error) {
-          const redirect = this.#redirects.findLast((entry) => entry.seq > started)?.url;
+          const redirect = this.#redirects.findLast((entry) => entry.seq > started);
           if (!(error instanceof UnauthorizedError) || redirect === undefined) throw error;
           if (signIns >= MAX_SIGN_INS) {
             throw new UnauthorizedError(
               `The server still refused the request after ${MAX_SIGN_INS} sign-ins; not sending the user to the authorization server again.`,
             );
           }
-          await this.#signIn(transport, redirect);
+          redirect.signIn ??= this.#signIn(transport, redirect.url);
+          await redirect.signIn;
         }
       }
     };
