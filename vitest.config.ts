@@ -9,7 +9,16 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  */
 const sourceConditions = ['@parley/source', ...defaultServerConditions];
 
-const packages = ['core', 'schema', 'state-sealing', 'server', 'client', 'cli', 'middleware'];
+const packages = [
+  'core',
+  'schema',
+  'state-sealing',
+  'server',
+  'client',
+  'cli',
+  'middleware',
+  'testing',
+];
 
 function packageProject(name: string): TestProjectInlineConfiguration {
   const root = fileURLToPath(new URL(`./packages/${name}`, import.meta.url));

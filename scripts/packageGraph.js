@@ -20,6 +20,7 @@ export const packageGraph = {
     parley: ['core', 'schema', 'state-sealing', 'middleware'],
     external: ['@modelcontextprotocol/server'],
   },
+  testing: { parley: ['core', 'client', 'server'], external: [] },
 };
 
 /** The schema libraries a `noSchemaLibrary` package may not import. */

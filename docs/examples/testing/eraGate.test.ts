@@ -3,14 +3,13 @@ import { expect, test } from 'vitest';
 import { Client } from '@parley/client';
 
 import { createServer } from '../elicitation/eraErrors.ts';
-import { scripted } from './scripted.ts';
 
 // #region eraGate
 test('the guard-pattern tool is refused on a handshake connection, with a message that says why', async () => {
   const server = createServer({ onError: () => {} }); // keep the expected error out of stderr
   await using client = new Client(server, {
     mode: 'handshake',
-    elicitationHandler: scripted({}).handler,
+    elicitationHandler: () => ({ action: 'decline' }),
   });
   await client.connect();
 

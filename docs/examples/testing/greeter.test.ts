@@ -1,39 +1,48 @@
-// #region test
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, test } from 'vitest';
 
-import { Client, type RoundEvent } from '@parley/client';
+// #region matrix
+import { eraMatrix, scriptedUser } from '@parley/testing';
 
 import { createServer } from '../gettingStarted/server.ts';
-import { scripted } from './scripted.ts';
 
-describe.each(['modern', 'handshake'] as const)('greet, %s era', (mode) => {
+const main = fileURLToPath(
+  new URL('../gettingStarted/main.ts', import.meta.url),
+);
+
+const cells = eraMatrix({
+  server: createServer,
+  // The real entry point as a child process. In a published app this is simply
+  // { command: 'node', args: ['dist/main.js', '--stdio'] }.
+  stdio: {
+    command: process.execPath,
+    args: [
+      '--conditions=@parley/source',
+      '--import',
+      'tsx',
+      main,
+      '--stdio',
+    ],
+  },
+});
+
+describe.each(cells)('greet, $name', (cell) => {
   test('asks for a name and greets', async () => {
-    const script = scripted({ "What's your name?": 'Ada' });
-    const rounds: RoundEvent[] = [];
-    await using client = new Client(createServer(), {
-      mode,
-      elicitationHandler: script.handler,
-      onRound: (round) => rounds.push(round),
-    });
-    await client.connect();
+    const user = scriptedUser().answer(/^What's your name\?$/, 'Ada');
+    await using connection = await cell.connect({ user });
 
-    const result = await client.callTool('greet');
+    const result = await connection.client.callTool('greet');
 
     expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
-    expect(script.asked).toEqual(["What's your name?"]);
-    expect(rounds).toHaveLength(1);
-    expect(client.era).toBe(mode);
+    user.expectAsked([{ message: "What's your name?", fields: ['value'] }]);
   });
 
   test('a declined question is an answer, not an error', async () => {
-    const script = scripted({ "What's your name?": { action: 'decline' } });
-    await using client = new Client(createServer(), {
-      mode,
-      elicitationHandler: script.handler,
-    });
-    await client.connect();
+    const user = scriptedUser().decline(/^What's your name\?$/);
+    await using connection = await cell.connect({ user });
 
-    const result = await client.callTool('greet');
+    const result = await connection.client.callTool('greet');
 
     expect(result.isError).toBe(false);
     expect(result.content).toEqual([
@@ -41,4 +50,4 @@ describe.each(['modern', 'handshake'] as const)('greet, %s era', (mode) => {
     ]);
   });
 });
-// #endregion test
+// #endregion matrix

@@ -1,22 +1,23 @@
 import { expect, test, vi } from 'vitest';
 
 import { Client } from '@parley/client';
+import { scriptedUser } from '@parley/testing';
 
 import { createServer } from '../elicitation/bookFlight.ts';
 import { GuardAwareMiddleware } from '../middleware/guardAware.ts';
-import { scripted } from './scripted.ts';
 
 // #region middlewareTest
 test('the middleware sees two asks and a final result, one per round', async () => {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
   const server = createServer().use(new GuardAwareMiddleware());
-  const script = scripted({
-    'Where would you like to fly?': { destination: 'Paris' },
-    'When would you like to fly to Paris?': { date: '2026-08-01' },
-  });
+  const user = scriptedUser()
+    .answer(/^Where would you like to fly\?$/, { destination: 'Paris' })
+    .answer(/^When would you like to fly to Paris\?$/, {
+      date: '2026-08-01',
+    });
   await using client = new Client(server, {
     mode: 'modern',
-    elicitationHandler: script.handler,
+    ...user.clientOptions(),
   });
   await client.connect();
 

@@ -111,16 +111,14 @@ export class CallState {
   }
 }
 
-/** The calls in flight on one connection, for attributing pushed requests and SDK flows. */
+/** The calls in flight on one connection, for attributing the requests a server pushes. */
 export class CallRegistry {
   readonly #inFlight = new Set<CallState>();
-  readonly #bySignal = new WeakMap<AbortSignal, CallState>();
   /** Calls the client stopped, until when their server side may still be pushing (ms). */
   readonly #stopped = new Map<CallState, number>();
 
   add(state: CallState): void {
     this.#inFlight.add(state);
-    this.#bySignal.set(state.signal, state);
   }
 
   /**
@@ -131,11 +129,6 @@ export class CallRegistry {
   delete(state: CallState, now = Date.now()): void {
     this.#inFlight.delete(state);
     if (state.wasStopped) this.#stopped.set(state, now + state.timeoutMs);
-  }
-
-  /** The call whose SDK request carries `signal` (every Parley call passes its own). */
-  bySignal(signal: AbortSignal | undefined): CallState | undefined {
-    return signal === undefined ? undefined : this.#bySignal.get(signal);
   }
 
   /** The calls still running, oldest first. */

@@ -1,7 +1,9 @@
 import {
   LATEST_HANDSHAKE_PROTOCOL_VERSION,
-  MODERN_PROTOCOL_VERSION,
+  RoundsExceededError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
+  isInputRequiredResult,
   type Era,
   type GetPromptResult,
   type ReadResourceResult,
@@ -19,12 +21,18 @@ import { CallRegistry } from './callState.ts';
 import { openConnection, type Connection, type ConnectionSetup } from './connection.ts';
 import { toParleyError, unsupportedVersionData } from './errors.ts';
 import { capabilitiesFor, createInputAnswerer, type InputAnswerer } from './inputAnswerer.ts';
-import { createModernDriver } from './modernRounds.ts';
+import type { ModernRoundsContext } from './modernRounds.ts';
 import { resolveCallOptions, resolveOptions, type ResolvedOptions } from './options.ts';
 import { registerPushedRequests } from './pushedRequests.ts';
 import { runCall, type Send } from './runCall.ts';
 import { resolveTarget, type ResolvedTarget } from './targets.ts';
+import { checkStructuredOutput, withoutOutputSchema } from './toolOutput.ts';
 import { toToolCallResult } from './toolResults.ts';
+import {
+  ElicitationCompletions,
+  completeUrlElicitations,
+  urlPagesAsAsk,
+} from './urlElicitations.ts';
 import type {
   CallInfo,
   CallOptions,
@@ -58,13 +66,14 @@ export class Client implements AsyncDisposable {
   readonly #options: ResolvedOptions;
   readonly #answer: InputAnswerer;
   readonly #calls = new CallRegistry();
+  readonly #completions = new ElicitationCompletions();
   #connection: Connection | undefined;
   #connecting: Promise<Connection> | undefined;
   #tools: Map<string, Tool> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#target = resolveTarget(target);
-    this.#options = resolveOptions(options);
+    this.#options = resolveOptions(options, this.#target.kind);
     this.#answer = createInputAnswerer(this.#options);
   }
 
@@ -96,7 +105,20 @@ export class Client implements AsyncDisposable {
       'callTool',
       { method: 'tools/call', name },
       options,
-      (c, o) => c.sdk.callTool({ name, arguments: args }, o),
+      async (c, round, o) => {
+        // Modern: a tool Parley listed is checked against its output schema by Parley, not by
+        // the SDK (see toolOutput.ts). The SDK only knows output schemas from listings too.
+        const listed = c.era === 'modern' ? this.#tools?.get(name) : undefined;
+        if (listed?.outputSchema === undefined) {
+          return c.sdk.callTool({ name, arguments: args, ...round }, o);
+        }
+        const result = await c.sdk.callTool(
+          { name, arguments: args, ...round },
+          { ...o, toolDefinition: withoutOutputSchema(listed) },
+        );
+        if (!isInputRequiredResult(result)) await checkStructuredOutput(listed, result);
+        return result;
+      },
     );
     const tool =
       connection.era === 'handshake' && value.structuredContent !== undefined
@@ -117,7 +139,7 @@ export class Client implements AsyncDisposable {
       'getPrompt',
       { method: 'prompts/get', name },
       options,
-      (c, o) => c.sdk.getPrompt({ name, arguments: args }, o),
+      (c, round, o) => c.sdk.getPrompt({ name, arguments: args, ...round }, o),
     );
     return value as GetPromptResult;
   }
@@ -133,7 +155,7 @@ export class Client implements AsyncDisposable {
       'readResource',
       { method: 'resources/read', name: href },
       options,
-      (c, o) => c.sdk.readResource({ uri: href }, { ...o, cacheMode: 'bypass' }),
+      (c, round, o) => c.sdk.readResource({ uri: href, ...round }, { ...o, cacheMode: 'bypass' }),
     );
     return value as ReadResourceResult;
   }
@@ -188,35 +210,42 @@ export class Client implements AsyncDisposable {
     return this.#connecting;
   }
 
-  /** What each new connection is built with: capabilities, both eras' handlers, the driver. */
+  /** What each new connection is built with: capabilities and the handshake era's handlers. */
   #setup(): ConnectionSetup {
     const options = this.#options;
-    const emit = (event: RoundEvent): void => {
-      try {
-        options.onRound?.(event);
-      } catch {
-        // An observer must not change the outcome of the call it observes.
-      }
-    };
     return {
       clientInfo: options.clientInfo,
       capabilities: capabilitiesFor(options),
-      drive: createModernDriver({
-        calls: this.#calls,
-        answer: this.#answer,
-        protocolVersion: () => this.#connection?.protocolVersion ?? MODERN_PROTOCOL_VERSION,
-        emit,
-      }),
-      register: (sdk) =>
+      http: options.http,
+      register: (sdk) => {
         registerPushedRequests(sdk, options, {
           answer: this.#answer,
           calls: this.#calls,
           protocolVersion: () =>
             sdk.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
-          emit,
-        }),
+          emit: this.#emit,
+        });
+        sdk.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+          const { elicitationId } = notification.params;
+          this.#completions.complete(elicitationId);
+          try {
+            options.onElicitationComplete?.(elicitationId);
+          } catch {
+            // An observer must not break the connection it observes.
+          }
+        });
+      },
     };
   }
+
+  /** Reports a round to `onRound`; an observer must not change the outcome of what it observes. */
+  readonly #emit = (event: RoundEvent): void => {
+    try {
+      this.#options.onRound?.(event);
+    } catch {
+      // Ignored on purpose (see above).
+    }
+  };
 
   #requireConnection(api: string): Connection {
     if (this.#connection === undefined) {
@@ -240,13 +269,50 @@ export class Client implements AsyncDisposable {
   ): Promise<{ value: T; connection: Connection }> {
     const limits = resolveCallOptions(api, options, this.#options);
     let retried = false;
+    let urlRounds = 0;
     for (;;) {
       const connection = this.#requireConnection(api);
       try {
-        return { value: await runCall(connection, this.#calls, info, limits, send), connection };
+        const rounds: ModernRoundsContext = {
+          answer: this.#answer,
+          protocolVersion: connection.protocolVersion,
+          emit: this.#emit,
+        };
+        return {
+          value: await runCall(connection, this.#calls, info, limits, rounds, send),
+          connection,
+        };
       } catch (error) {
+        const parleyError = toParleyError(error);
+        if (
+          parleyError instanceof UrlElicitationRequiredError &&
+          this.#options.elicitationHandler !== undefined
+        ) {
+          if (urlRounds >= limits.maxRounds) {
+            throw new RoundsExceededError(
+              `${info.method} '${info.name}'`,
+              { maxRounds: limits.maxRounds, lastResult: urlPagesAsAsk(parleyError) },
+              { cause: parleyError },
+            );
+          }
+          urlRounds += 1;
+          const accepted = await completeUrlElicitations(parleyError, {
+            answer: this.#answer,
+            completions: this.#completions,
+            emit: this.#emit,
+            era: connection.era,
+            protocolVersion: connection.protocolVersion,
+            call: info,
+            round: urlRounds,
+            maxRounds: limits.maxRounds,
+            timeoutMs: limits.timeoutMs,
+            signal: limits.signal,
+          });
+          if (accepted) continue;
+          throw parleyError;
+        }
         const data = unsupportedVersionData(error);
-        if (data === undefined) throw toParleyError(error);
+        if (data === undefined) throw parleyError;
         if (retried || connection.era !== 'modern') {
           throw new UnsupportedProtocolVersionError(data, { cause: error });
         }

@@ -7,23 +7,28 @@ import {
   type Implementation,
 } from '@parley/core';
 import {
+  Client as McpClient,
   InMemoryTransport,
+  OAuthClientFlowError,
+  OAuthError,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type ClientOptions as McpClientOptions,
   type Transport,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
-import { DrivenSdkClient, type InputRequiredDriver } from './sdkClient.ts';
+import { createHttpTransport } from './http/httpTransport.ts';
+import type { ResolvedHttpOptions } from './http/httpOptions.ts';
 import type { ResolvedTarget } from './targets.ts';
 import type { ClientMode } from './types.ts';
 
 /** One live connection: the SDK client, what it negotiated, and how to end it. */
 export interface Connection {
-  sdk: DrivenSdkClient;
+  sdk: McpClient;
   era: Era;
   protocolVersion: string;
   close(): Promise<void>;
@@ -33,9 +38,10 @@ export interface Connection {
 export interface ConnectionSetup {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
-  drive: InputRequiredDriver;
+  /** `auth`, `headers` and `fetch` of an HTTP target. */
+  http: ResolvedHttpOptions | undefined;
   /** Registers the handlers for requests a handshake-era server pushes. */
-  register(sdk: DrivenSdkClient): void;
+  register(sdk: McpClient): void;
 }
 
 /** The in-process modern endpoint's URL; it never leaves the process. */
@@ -47,15 +53,14 @@ const NEGOTIATION: Record<ClientMode, VersionNegotiationMode> = {
   handshake: 'legacy',
 };
 
-function newSdkClient(setup: ConnectionSetup, mode: ClientMode): DrivenSdkClient {
-  const sdk = new DrivenSdkClient(
-    setup.clientInfo,
-    {
-      capabilities: setup.capabilities as McpClientOptions['capabilities'],
-      versionNegotiation: { mode: NEGOTIATION[mode] },
-    },
-    setup.drive,
-  );
+function newSdkClient(setup: ConnectionSetup, mode: ClientMode): McpClient {
+  const sdk = new McpClient(setup.clientInfo, {
+    capabilities: setup.capabilities as McpClientOptions['capabilities'],
+    versionNegotiation: { mode: NEGOTIATION[mode] },
+    // Parley drives every round itself (see modernRounds.ts): the SDK hands each input_required
+    // result back (allowInputRequired) and fulfils nothing on its own.
+    inputRequired: { autoFulfill: false },
+  });
   setup.register(sdk);
   return sdk;
 }
@@ -82,6 +87,24 @@ function asModernUnavailable(error: unknown, label: string): unknown {
     : modernUnavailable(label, data.supported, error);
 }
 
+/**
+ * A sign-in that failed while the SDK probed for the protocol version reaches `connect()`
+ * wrapped in the probe's `ERA_NEGOTIATION_FAILED`; the caller gets the sign-in's own error
+ * (`UnauthorizedError`, `OAuthError`, an issuer mismatch…), as in every other mode.
+ */
+function unwrapSignInFailure(error: unknown): unknown {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const isSignInFailure =
+    cause instanceof UnauthorizedError ||
+    cause instanceof OAuthError ||
+    cause instanceof OAuthClientFlowError;
+  return error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    isSignInFailure
+    ? cause
+    : error;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -104,7 +127,7 @@ function readMissingResultTypeAsComplete(transport: Transport): void {
 }
 
 async function connectSdk(
-  sdk: DrivenSdkClient,
+  sdk: McpClient,
   transport: Transport,
   after: () => Promise<void> = async () => {},
 ): Promise<Connection> {
@@ -126,7 +149,10 @@ async function connectSdk(
   };
 }
 
-async function transportFor(target: ResolvedTarget): Promise<Transport> {
+async function transportFor(
+  target: ResolvedTarget,
+  http: ResolvedHttpOptions | undefined,
+): Promise<Transport> {
   switch (target.kind) {
     case 'in-process': {
       const { server } = target;
@@ -135,7 +161,7 @@ async function transportFor(target: ResolvedTarget): Promise<Transport> {
       });
     }
     case 'http':
-      return new StreamableHTTPClientTransport(target.url);
+      return createHttpTransport(target.url, http);
     case 'stdio': {
       // Node-only, so loaded only when a stdio target connects.
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
@@ -180,7 +206,7 @@ export async function openConnection(
     if (mode === 'handshake') return connectInProcessHandshake(target, setup);
     const sdk = newSdkClient(setup, 'modern');
     try {
-      return await connectSdk(sdk, await transportFor(target));
+      return await connectSdk(sdk, await transportFor(target, setup.http));
     } catch (error) {
       await sdk.close().catch(() => {});
       const mapped = asModernUnavailable(error, target.label);
@@ -192,10 +218,13 @@ export async function openConnection(
   }
   const sdk = newSdkClient(setup, mode);
   try {
-    return await connectSdk(sdk, await transportFor(target));
+    return await connectSdk(sdk, await transportFor(target, setup.http));
   } catch (error) {
     await sdk.close().catch(() => {});
-    throw mode === 'modern' ? asModernUnavailable(error, target.label) : error;
+    const unwrapped = unwrapSignInFailure(error);
+    throw mode === 'modern' && unwrapped === error
+      ? asModernUnavailable(error, target.label)
+      : unwrapped;
   }
 }
 

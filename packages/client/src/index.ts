@@ -5,9 +5,14 @@
 
 export { Client } from './client.ts';
 export { InputHandlerError } from './errors.ts';
+export { createOAuthProvider } from './http/oauthProvider.ts';
+export type { OAuthProviderOptions } from './http/oauthProvider.ts';
 export type { InputHandlerErrorData, InputHandlerName } from './errors.ts';
 export type {
+  AuthorizationResponse,
+  BearerToken,
   CallInfo,
+  ClientAuth,
   CallMethod,
   CallOptions,
   ClientMode,
@@ -17,6 +22,7 @@ export type {
   ElicitationHandler,
   InProcessServer,
   InputContext,
+  OAuthAuth,
   RootsProvider,
   RoundEvent,
   SamplingHandler,
@@ -24,6 +30,9 @@ export type {
   ToolCallResult,
 } from './types.ts';
 export type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+// The SDK's OAuth vocabulary, which `auth.oauth` speaks.
+export { UnauthorizedError } from '@modelcontextprotocol/client';
+export type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 
 // What a host needs from @parley/core and @parley/schema, so one import serves a client.
 export {
@@ -36,6 +45,7 @@ export {
   RoundsExceededError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
 } from '@parley/core';
 export type {
   CreateMessageParams,

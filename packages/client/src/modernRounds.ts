@@ -8,15 +8,16 @@ import {
 } from '@parley/core';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
-import type { CallRegistry, CallState } from './callState.ts';
+import type { CallState } from './callState.ts';
 import type { InputAnswerer } from './inputAnswerer.ts';
-import type { InputRequiredDriver, InputRequiredFlow } from './sdkClient.ts';
 import type { RoundEvent } from './types.ts';
 
 /**
  * The modern era's loop for one call: answer every request of a round (concurrently), retry the
  * same request on a new id with the answers and the exact `requestState`, until a final result
- * comes back or the round bound is reached.
+ * comes back or the round bound is reached. Every leg goes through the SDK's public manual
+ * multi-round path (`allowInputRequired: true`), so the SDK hands each `input_required` result
+ * back instead of fulfilling it.
  */
 
 /** What the loop needs from the client. */
@@ -112,21 +113,25 @@ async function answerRound(
   }
 }
 
-/** The retry's params: the original ones, this round's answers, and the state byte for byte. */
-function retryParams(
-  original: Record<string, unknown> | undefined,
-  answered: InputResponses,
-  requestState: string | undefined,
-): Record<string, unknown> {
+/** The retry's params: this round's answers, and the state byte for byte. */
+function retryParams(answered: InputResponses, requestState: string | undefined): RoundParams {
   return {
-    ...original,
     ...(Object.keys(answered).length > 0 ? { inputResponses: answered } : {}),
     ...(requestState !== undefined ? { requestState } : {}),
   };
 }
 
+/** What a retry adds to the call's own params. */
+export interface RoundParams {
+  inputResponses?: InputResponses;
+  requestState?: string;
+}
+
+/** Sends the call again, on a new JSON-RPC id, with the round's answers and state added. */
+export type RetryCall = (params: RoundParams) => Promise<unknown>;
+
 /**
- * Drive one flow from its first `input_required` result to the final result.
+ * Drive one call from its first `input_required` result to the final result.
  *
  * @throws {RoundsExceededError} when the server still asks after `state.maxRounds` answered
  *   rounds; `data.lastResult` is the ask that was not answered.
@@ -134,7 +139,7 @@ function retryParams(
 export async function driveModernRounds(
   state: CallState,
   first: InputRequiredResult,
-  flow: InputRequiredFlow,
+  retry: RetryCall,
   context: ModernRoundsContext,
 ): Promise<unknown> {
   let ask = first;
@@ -168,50 +173,8 @@ export async function driveModernRounds(
       answered,
       ...(ask.requestState !== undefined ? { requestState: ask.requestState } : {}),
     });
-    const next = await flow.retry(retryParams(flow.request.params, answered, ask.requestState), {
-      signal: state.signal,
-      timeout: state.timeoutMs,
-      allowInputRequired: true,
-      ...(flow.options?.headers !== undefined ? { headers: flow.options.headers } : {}),
-    });
+    const next = await retry(retryParams(answered, ask.requestState));
     if (!isInputRequiredResult(next)) return next;
     ask = next;
   }
-}
-
-/** What the driver of a connection needs from the client. */
-export interface ModernDriverContext {
-  calls: CallRegistry;
-  answer: InputAnswerer;
-  protocolVersion(): string;
-  emit(event: RoundEvent): void;
-}
-
-/**
- * The driver the SDK client hands every `input_required` result to. Each Parley call passes its
- * own abort signal with its request, and the SDK passes the request's options back with the
- * flow: that signal is how a flow finds its call, so rounds never cross between calls.
- */
-export function createModernDriver(context: ModernDriverContext): InputRequiredDriver {
-  return (decoded, flow) => {
-    const state = context.calls.bySignal(flow.options?.signal);
-    if (state === undefined) {
-      return Promise.reject(
-        new SdkError(
-          SdkErrorCode.UnsupportedResultType,
-          `input_required for ${flow.request.method}, which no Parley call is waiting for.`,
-        ),
-      );
-    }
-    const first: InputRequiredResult = {
-      resultType: 'input_required',
-      inputRequests: decoded.inputRequests as InputRequests,
-      ...(decoded.requestState !== undefined ? { requestState: decoded.requestState } : {}),
-    };
-    return driveModernRounds(state, first, flow, {
-      answer: context.answer,
-      protocolVersion: context.protocolVersion(),
-      emit: context.emit,
-    });
-  };
 }

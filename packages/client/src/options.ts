@@ -1,5 +1,6 @@
 import type { Implementation } from '@parley/core';
 
+import { resolveHttpOptions, type ResolvedHttpOptions } from './http/httpOptions.ts';
 import { checkRoots } from './samplingAndRoots.ts';
 import type {
   CallOptions,
@@ -21,6 +22,9 @@ export interface ResolvedOptions {
   maxRounds: number;
   timeoutMs: number;
   onRound: ((event: RoundEvent) => void) | undefined;
+  onElicitationComplete: ((elicitationId: string) => void) | undefined;
+  /** `auth`, `headers` and `fetch`, for an HTTP target. */
+  http: ResolvedHttpOptions | undefined;
 }
 
 export const DEFAULT_MAX_ROUNDS = 10;
@@ -80,8 +84,11 @@ function checkRootsOption(value: unknown): RootsProvider | undefined {
   return Object.freeze(checkRoots(value));
 }
 
-/** Check the options of `new Client()` and apply the defaults. */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
+/** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
+export function resolveOptions(
+  options: ClientOptions,
+  targetKind: 'http' | 'in-process' | 'stdio',
+): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('Client: options must be an object.');
   }
@@ -106,6 +113,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
         ? DEFAULT_TIMEOUT_MS
         : checkTimeout('Client', options.timeoutMs),
     onRound: checkFunction('onRound', options.onRound),
+    onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
+    http: resolveHttpOptions(options, targetKind),
   };
 }
 

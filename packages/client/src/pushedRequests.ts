@@ -1,9 +1,12 @@
 import { RoundsExceededError, type InputRequest, type InputResponse } from '@parley/core';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client as McpClient,
+} from '@modelcontextprotocol/client';
 
 import type { CallRegistry, CallState } from './callState.ts';
 import type { InputAnswerer, InputHandlers } from './inputAnswerer.ts';
-import type { DrivenSdkClient } from './sdkClient.ts';
 import type { RoundEvent } from './types.ts';
 
 /**
@@ -96,7 +99,7 @@ async function answerPushed(
 
 /** Register the handlers a handshake-era server's requests reach (only those declared). */
 export function registerPushedRequests(
-  sdk: DrivenSdkClient,
+  sdk: McpClient,
   handlers: InputHandlers,
   context: PushedRequestsContext,
 ): void {

@@ -1,12 +1,27 @@
+import { isInputRequiredResult } from '@parley/core';
+
 import { CallState, type CallRegistry } from './callState.ts';
 import type { Connection } from './connection.ts';
+import { driveModernRounds, type ModernRoundsContext, type RoundParams } from './modernRounds.ts';
 import { MAX_TIMEOUT_MS } from './options.ts';
 import type { CallInfo } from './types.ts';
 
-/** What a call sends through the SDK, given the connection and the per-request options. */
+/** The per-request options every leg of a call is sent with. */
+export interface LegOptions {
+  signal: AbortSignal;
+  timeout: number;
+  /** The SDK's manual multi-round path: an `input_required` result is handed back to Parley. */
+  allowInputRequired: true;
+}
+
+/**
+ * What a call sends through the SDK, given the connection, what a retry adds to the params
+ * (nothing on the first leg) and the per-request options.
+ */
 export type Send<T> = (
   connection: Connection,
-  options: { signal: AbortSignal; timeout: number },
+  round: RoundParams,
+  options: LegOptions,
 ) => Promise<T>;
 
 /** A call's bound, wait and cancellation, as resolved from its options. */
@@ -18,14 +33,16 @@ export interface CallLimits {
 
 /**
  * Run one call on `connection` with its own {@link CallState}: registered while it runs (so its
- * rounds are found and counted), and settled by whichever comes first, the SDK's result or a
- * failure of Parley's own (round bound, handler error, timeout, cancellation, close).
+ * rounds are found and counted), and settled by whichever comes first, the final result or a
+ * failure of Parley's own (round bound, handler error, timeout, cancellation, close). On a
+ * modern connection an `input_required` answer is driven round by round to the final result.
  */
 export async function runCall<T>(
   connection: Connection,
   calls: CallRegistry,
   info: CallInfo,
   limits: CallLimits,
+  rounds: ModernRoundsContext,
   send: Send<T>,
 ): Promise<T> {
   const state = new CallState(info, limits.maxRounds, limits.timeoutMs, limits.signal);
@@ -35,11 +52,25 @@ export async function runCall<T>(
   // client times the server itself (see CallState) and lifts the SDK's limit.
   const handshake = connection.era === 'handshake';
   if (handshake) state.startTimer();
+  const options: LegOptions = {
+    signal: state.signal,
+    timeout: handshake ? MAX_TIMEOUT_MS : limits.timeoutMs,
+    allowInputRequired: true,
+  };
   try {
-    const request = send(connection, {
-      signal: state.signal,
-      timeout: handshake ? MAX_TIMEOUT_MS : limits.timeoutMs,
-    });
+    const first = send(connection, {}, options);
+    const request = handshake
+      ? first
+      : first.then(async (value): Promise<T> =>
+          isInputRequiredResult(value)
+            ? ((await driveModernRounds(
+                state,
+                value,
+                (round) => send(connection, round, options),
+                rounds,
+              )) as T)
+            : value,
+        );
     // Losing the race to a failure of our own is expected; that rejection is not news.
     request.catch(() => {});
     return await Promise.race([request, state.failed]);

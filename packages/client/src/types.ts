@@ -15,7 +15,7 @@ import type {
   SamplingMessage,
 } from '@parley/core';
 import type { ResponseBuilder } from '@parley/schema';
-import type { Transport } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 
 /**
  * The public vocabulary of `@parley/client`: what a `Client` connects to, the handlers that
@@ -125,6 +125,39 @@ export interface RoundEvent {
   requestState?: string;
 }
 
+/** A bearer token: fixed, or asked for before every request (`undefined` sends none). */
+export type BearerToken = string | (() => string | undefined | Promise<string | undefined>);
+
+/**
+ * Where the authorization server sent the user back after they signed in: the redirect URL with
+ * its `code`, `state` and `iss` parameters, or just its query string.
+ */
+export type AuthorizationResponse = URL | URLSearchParams | string;
+
+/**
+ * Sign in with OAuth (MCP authorization): discovery from the server's `401`, client
+ * registration (dynamic, a metadata document URL, or pre-registered), PKCE, the token
+ * exchange, refresh, and step-up on `403 insufficient_scope`, all run by the SDK through the
+ * provider.
+ */
+export interface OAuthAuth {
+  /**
+   * The SDK's `OAuthClientProvider`: your own (to persist tokens), or `createOAuthProvider()`'s
+   * in-memory one.
+   */
+  oauth: OAuthClientProvider;
+  /**
+   * When signing in needs the user: called with the authorization URL (after the provider's
+   * `redirectToAuthorization`); send the user there and resolve with where they came back. The
+   * client then checks `state`, exchanges the code and sends the request that needed it again.
+   * Without it such a request fails with the SDK's `UnauthorizedError`.
+   */
+  authorizationResponse?: (authorizationUrl: URL) => Promise<AuthorizationResponse>;
+}
+
+/** How an HTTP client proves who it is: a bearer token, or OAuth. */
+export type ClientAuth = { bearerToken: BearerToken } | OAuthAuth;
+
 /** Options of a `Client`. */
 export interface ClientOptions {
   /** Default `'auto'`. */
@@ -143,6 +176,21 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Called after each answered round. Exceptions it throws are ignored. */
   onRound?: (event: RoundEvent) => void;
+  /**
+   * Handshake era: the server says a URL elicitation is done
+   * (`notifications/elicitation/complete`). Exceptions it throws are ignored.
+   */
+  onElicitationComplete?: (elicitationId: string) => void;
+  /** HTTP targets: authorization on every request (a bearer token or OAuth). */
+  auth?: ClientAuth;
+  /**
+   * HTTP targets: headers added to every request to the server (not to an authorization
+   * server). The protocol's own headers (`Authorization`, `Mcp-*`, `Content-Type`, `Accept`,
+   * `Last-Event-ID`) are not yours to set.
+   */
+  headers?: Record<string, string>;
+  /** HTTP targets: the `fetch` every request goes through, OAuth's included. */
+  fetch?: FetchLike;
 }
 
 /** Options of one `callTool`, `getPrompt` or `readResource`. */

@@ -76,15 +76,12 @@ describe('CallState', () => {
 });
 
 describe('CallRegistry', () => {
-  test('finds a call by its signal and lists the calls still running', () => {
+  test('lists the calls still running', () => {
     const calls = new CallRegistry();
     const a = new CallState(info, 10, 1000);
     const b = new CallState({ method: 'prompts/get', name: 'summarize' }, 10, 1000);
     calls.add(a);
     calls.add(b);
-    expect(calls.bySignal(b.signal)).toBe(b);
-    expect(calls.bySignal(new AbortController().signal)).toBeUndefined();
-    expect(calls.bySignal(undefined)).toBeUndefined();
     a.fail(new Error('over'));
     expect(calls.inFlight()).toEqual([b]);
     calls.delete(b);

@@ -15,7 +15,10 @@ test('the public API is exactly this', () => {
     'InvalidRequestStateError',
     'ParleyError',
     'RoundsExceededError',
+    'UnauthorizedError',
     'UnsupportedCapabilityError',
     'UnsupportedProtocolVersionError',
+    'UrlElicitationRequiredError',
+    'createOAuthProvider',
   ]);
 });

@@ -53,6 +53,7 @@ export {
   RoundsExceededError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
 } from './errors/errorClasses.ts';
 export type {
   ClientFeature,
@@ -61,9 +62,11 @@ export type {
   InvalidAnswerData,
   InvalidInputResponsesData,
   InvalidRequestStateData,
+  RequiredUrlElicitation,
   RoundsExceededData,
   UnsupportedCapabilityData,
   UnsupportedProtocolVersionData,
+  UrlElicitationRequiredData,
 } from './errors/errorClasses.ts';
 export {
   INVALID_REQUEST_STATE_MESSAGE,

@@ -27,6 +27,7 @@ test('the public API is exactly this', () => {
       'ToolResult',
       'UnsupportedCapabilityError',
       'UnsupportedProtocolVersionError',
+      'UrlElicitationRequiredError',
       'clientFeatureOf',
       'eraOf',
       'fromJsonRpcError',

@@ -4,6 +4,10 @@
  */
 
 export { ParleyServer } from './parleyServer.ts';
+export type { HttpAuthOptions } from './http/bearerAuth.ts';
+/** The principal `http.auth.verifyToken` returns (the SDK's shape). */
+export type { AuthInfo } from '@modelcontextprotocol/server';
+export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
 export type {
   HttpRunOptions,
   ParleyServerOptions,
@@ -12,7 +16,6 @@ export type {
   RunningServer,
   StdioRunOptions,
 } from './options.ts';
-export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
 export type { ArgumentLimits } from './round/limits.ts';
 export type { ListKind } from './notifications.ts';
 export type { Completer } from './completion.ts';
@@ -69,6 +72,7 @@ export {
   ParleyError,
   ToolResult,
   UnsupportedCapabilityError,
+  UrlElicitationRequiredError,
   eraOf,
   inputRequired,
   isModernVersion,

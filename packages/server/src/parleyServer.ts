@@ -28,6 +28,7 @@ import {
   type ToolHandler,
   type ToolOptions,
 } from './definitions.ts';
+import { createBearerGate, protectedResourceMetadataPath } from './http/bearerAuth.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
@@ -105,6 +106,8 @@ export class ParleyServer {
       version: options.version ?? '0.0.0',
       ...(options.title !== undefined ? { title: options.title } : {}),
     };
+    // A misconfigured http.auth fails here, not on the first request.
+    if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
     const warn = options.onWarning ?? defaultWarn;
     this.#lintSchema = createSchemaLinter(warn);
     const security = options.requestStateSecurity ?? {};
@@ -351,10 +354,16 @@ export class ParleyServer {
     const { listenNode } = await import('./http/nodeListener.ts');
     const maxBodyBytes =
       http.maxBodyBytes ?? this.#options.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const auth = http.auth ?? this.#options.http?.auth;
     const listener = await listenNode((request) => endpoint.fetch(request), {
       host,
       port,
       path,
+      // The OAuth protected resource metadata the endpoint publishes lives beside it.
+      alsoServe:
+        auth?.authorizationServers === undefined
+          ? []
+          : [protectedResourceMetadataPath(new URL(path, 'http://localhost'))],
       maxBodyBytes,
     });
     return {
@@ -385,7 +394,12 @@ export class ParleyServer {
 
   #httpEndpoint(options: HttpOptions): HttpEndpoint {
     this.#serving = true;
-    const endpoint = new HttpEndpoint(this.#runtime, options, (name) => this.#paramHeadersOf(name));
+    const endpoint = new HttpEndpoint(
+      this.#runtime,
+      options,
+      (name) => this.#paramHeadersOf(name),
+      (error) => this.#runtime.report(error, { method: 'http.auth', target: 'verifyToken' }),
+    );
     this.#changes.addStreams(endpoint.notify);
     return endpoint;
   }

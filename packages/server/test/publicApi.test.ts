@@ -19,6 +19,7 @@ test('the public API is exactly this', () => {
     'ParleyServer',
     'ToolResult',
     'UnsupportedCapabilityError',
+    'UrlElicitationRequiredError',
     'createMemorySingleUseStore',
     'elicitRequest',
     'elicitUrlRequest',

@@ -1,21 +1,25 @@
-import { Client, type ClientMode, type ClientTarget } from '@parley/client';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+
+import type { CreateMessageResult } from '@parley/core';
+import { eraMatrix, scriptedUser, type ElicitationReply } from '@parley/testing';
 
 import { createBookingServer } from '../../../apps/booking/src/bookingServer.ts';
 import { createDualEraServer } from '../../../apps/dual-era/src/dualEraServer.ts';
 import { createReportingServer } from '../../../apps/reporting/src/reportingServer.ts';
 import { apps, nodeArgs } from '../../../scripts/apps.mjs';
 import {
-  scriptedElicitation,
   scriptedRoots,
   scriptedSampling,
   scripts,
+  type AppScript,
 } from '../../../scripts/demoScenarios.ts';
 
 /**
- * Every demo app end to end, as `pnpm demo` walks through it: over real HTTP on 127.0.0.1 and
- * over stdio (the app as a real child process), in both eras, with the Parley client answering
- * from the script. The dual-era app must give the same results in both eras.
+ * Every demo app end to end, as `pnpm demo` walks through it, with `@parley/testing`: in both
+ * eras, over the server in this process, the app as a real child process over stdio, and real
+ * HTTP on 127.0.0.1, with a scripted user answering from the demo's script. A question the
+ * script does not answer fails the flow. The dual-era app must give the same results in both
+ * eras.
  */
 
 const quiet = () => {};
@@ -25,54 +29,48 @@ const build = {
   'dual-era': () => createDualEraServer({ log: quiet }),
 };
 
-type Via = 'http' | 'stdio';
+/** The demo's person, model and workspace as one scripted user. */
+function userFor(script: AppScript) {
+  const user = scriptedUser();
+  for (const [pattern, answer] of script.answers) user.answer(pattern, answer as ElicitationReply);
+  return user
+    .sample(
+      (asked) =>
+        scriptedSampling(
+          [],
+          asked.request.params as never,
+          undefined as never,
+        ) as CreateMessageResult,
+    )
+    .roots(scriptedRoots);
+}
+
 const resultsByEra = new Map<string, string>();
 
 describe.each(scripts)('the $app app', (script) => {
   const app = apps.find((candidate) => candidate.name === script.app);
-  let url: string;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    const running = await build[script.app]().run({ transport: 'http', port: 0 });
-    url = running.url as string;
-    close = running.close;
+  const cells = eraMatrix({
+    server: build[script.app],
+    stdio: {
+      command: process.execPath,
+      args: nodeArgs(app?.entry ?? '', '--stdio'),
+      stderr: 'ignore',
+    },
   });
-  afterAll(() => close());
 
-  const cases: [Via, ClientMode][] = [
-    ['http', 'modern'],
-    ['http', 'handshake'],
-    ['stdio', 'modern'],
-    ['stdio', 'handshake'],
-  ];
-
-  test.each(cases)('over %s, %s era: every scripted flow ends as scripted', async (via, mode) => {
-    const target: ClientTarget =
-      via === 'http'
-        ? url
-        : {
-            command: process.execPath,
-            args: nodeArgs(app?.entry ?? '', '--stdio'),
-            stderr: 'ignore',
-          };
-    await using client = new Client(target, {
-      mode,
-      elicitationHandler: scriptedElicitation(script.answers),
-      samplingHandler: scriptedSampling,
-      roots: scriptedRoots,
-    });
-    await client.connect();
-    expect(client.era).toBe(mode);
+  test.each(cells)('$name: every scripted flow ends as scripted', async (cell) => {
+    const user = userFor(script);
+    await using connection = await cell.connect({ user });
     for (const step of script.steps) {
-      const result = await step.run(client);
+      const result = await step.run(connection.client);
       expect(result, step.label).toMatch(step.expect);
       if (step.sameInBothEras) {
-        const key = `${script.app}/${via}/${step.label}`;
+        const key = `${script.app}/${cell.transport}/${step.label}`;
         const other = resultsByEra.get(key);
         if (other !== undefined) expect(result, `${step.label} in both eras`).toBe(other);
         resultsByEra.set(key, result);
       }
     }
+    expect(user.asked.length).toBeGreaterThan(0);
   });
 });

@@ -163,6 +163,32 @@ export function buildSdkV2Server(seen: SeenBySdkServer): McpServer {
   );
 
   server.registerTool(
+    'reserve_seat',
+    {
+      description: 'Asks for a seat, then answers with structured output',
+      outputSchema: fromJsonSchema<{ seat: string }>({
+        type: 'object',
+        properties: { seat: { type: 'string' } },
+        required: ['seat'],
+      }),
+    },
+    async (ctx) => {
+      const seat = acceptedContent<{ seat: string }>(ctx.mcpReq.inputResponses, 'seat');
+      if (seat === undefined) {
+        return inputRequired({
+          inputRequests: {
+            seat: inputRequired.elicit({ message: 'Which seat?', requestedSchema: field('seat') }),
+          },
+        }) as never;
+      }
+      return {
+        content: [{ type: 'text', text: `Seat ${seat.seat}` }],
+        structuredContent: { seat: seat.seat },
+      };
+    },
+  );
+
+  server.registerTool(
     'hang',
     { description: 'Never answers' },
     () => new Promise<CallToolResult>(() => {}),

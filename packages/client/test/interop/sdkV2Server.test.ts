@@ -43,6 +43,7 @@ const travel: ClientOptions['elicitationHandler'] = (message, responseType) => {
   if (message === 'Format?') return responseType({ format: 'csv' });
   if (message === 'Your name?') return responseType({ name: 'Grace' });
   if (message === 'Again?' || message === 'OK?') return responseType({ ok: true });
+  if (message === 'Which seat?') return responseType({ seat: '12A' });
   throw new Error(`unexpected question: ${message}`);
 };
 
@@ -51,6 +52,15 @@ describe.each(['modern', 'handshake'] as const)('against a raw SDK v2 server (%s
     const c = await connect(era);
     expect(c.era).toBe(era);
     expect(c.protocolVersion).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+  });
+
+  test('a listed tool with an output schema that asks: the final result is checked, not the asks', async () => {
+    const c = await connect(era, { elicitationHandler: travel });
+    const listed = await c.listTools();
+    expect(listed.find((tool) => tool.name === 'reserve_seat')?.outputSchema).toBeDefined();
+    const result = await c.callTool<{ seat: string }>('reserve_seat');
+    expect(result.data).toEqual({ seat: '12A' });
+    expect(textOf(result)).toBe('Seat 12A');
   });
 
   test('a two-round tool: every round answered, the final result returned', async () => {

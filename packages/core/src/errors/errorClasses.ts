@@ -1,6 +1,6 @@
 import { MODERN_PROTOCOL_VERSION } from '../protocolVersions.ts';
 import type { InputRequiredResult } from '../inputRequired.ts';
-import type { ClientCapabilities } from '../wireTypes.ts';
+import type { ClientCapabilities, ElicitUrlParams } from '../wireTypes.ts';
 import { ParleyError } from './parleyError.ts';
 
 /** What kind of handler an error is about, as its message names it. */
@@ -188,6 +188,73 @@ export class UnsupportedProtocolVersionError extends ParleyError<UnsupportedProt
       'unsupported_protocol_version',
       `Unsupported protocol version '${data.requested}'; supported: ${data.supported.join(', ')}`,
       { data, ...options },
+    );
+  }
+}
+
+/** One URL elicitation a {@link UrlElicitationRequiredError} needs the user to complete. */
+export interface RequiredUrlElicitation {
+  /** What to tell the user about the page: why they are sent there. */
+  message: string;
+  /** The page to open (shown in full, never pre-fetched). */
+  url: string;
+  /** Correlates the `notifications/elicitation/complete` the server sends when it is done. */
+  elicitationId: string;
+}
+
+/** What a {@link UrlElicitationRequiredError} carries, as the `-32042` error does. */
+export interface UrlElicitationRequiredData {
+  elicitations: (ElicitUrlParams & { elicitationId: string })[];
+}
+
+function checkUrlElicitation(value: unknown, index: number): RequiredUrlElicitation {
+  const entry = value as Partial<RequiredUrlElicitation> | null;
+  const where = `UrlElicitationRequiredError: elicitations[${index}]`;
+  if (typeof entry !== 'object' || entry === null)
+    throw new TypeError(`${where} must be an object.`);
+  for (const field of ['message', 'url', 'elicitationId'] as const) {
+    if (typeof entry[field] !== 'string' || entry[field].length === 0) {
+      throw new TypeError(`${where}.${field} must be a non-empty string.`);
+    }
+  }
+  if (!URL.canParse(entry.url as string)) {
+    throw new TypeError(`${where}.url must be an absolute URL, got ${JSON.stringify(entry.url)}.`);
+  }
+  return entry as RequiredUrlElicitation;
+}
+
+/**
+ * The request cannot go on until the user completes one or more URL elicitations (an OAuth
+ * consent at a third party, a payment page): MCP 2025-11-25's `-32042`. A handler throws it;
+ * a handshake-era client gets the `-32042` error, a modern one (where `-32042` no longer
+ * exists) gets the same pages as URL asks of an `input_required` result. A Parley client
+ * answers it by asking its `elicitationHandler` and retrying the request.
+ */
+export class UrlElicitationRequiredError extends ParleyError<UrlElicitationRequiredData> {
+  static override readonly brand: string = '@parley/core:UrlElicitationRequiredError';
+
+  constructor(
+    elicitations: readonly RequiredUrlElicitation[],
+    options: { message?: string; cause?: unknown } = {},
+  ) {
+    if (!Array.isArray(elicitations) || elicitations.length === 0) {
+      throw new TypeError(
+        'UrlElicitationRequiredError: elicitations must be a non-empty list of { message, url, elicitationId }.',
+      );
+    }
+    const checked = elicitations
+      .map(checkUrlElicitation)
+      .map(({ message, url, elicitationId }) => ({
+        mode: 'url' as const,
+        message,
+        url,
+        elicitationId,
+      }));
+    super(
+      'url_elicitation_required',
+      options.message ??
+        `This request needs the user to complete ${checked.length === 1 ? 'a URL elicitation' : `${checked.length} URL elicitations`} first.`,
+      { data: { elicitations: checked }, cause: options.cause },
     );
   }
 }

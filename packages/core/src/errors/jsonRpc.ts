@@ -7,6 +7,8 @@ import {
   InvalidRequestStateError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
+  type RequiredUrlElicitation,
 } from './errorClasses.ts';
 import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
 
@@ -23,6 +25,11 @@ export const JSON_RPC_ERROR_CODES = Object.freeze({
   missingRequiredClientCapability: -32021,
   /** Modern era: the requested protocol version is not supported. */
   unsupportedProtocolVersion: -32022,
+  /**
+   * Handshake era (2025-11-25) only: the request needs URL elicitations completed first. Retired
+   * at 2026-07-28, where the same pages travel as URL asks of an `input_required` result.
+   */
+  urlElicitationRequired: -32042,
 });
 
 /** A JSON-RPC `error` member. */
@@ -43,6 +50,7 @@ const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
   invalid_request_state: JSON_RPC_ERROR_CODES.invalidParams,
   invalid_input_responses: JSON_RPC_ERROR_CODES.invalidParams,
   unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
+  url_elicitation_required: JSON_RPC_ERROR_CODES.urlElicitationRequired,
   internal: JSON_RPC_ERROR_CODES.internalError,
 };
 
@@ -110,7 +118,10 @@ export function toJsonRpcError(
       },
     };
   }
-  if (error instanceof UnsupportedProtocolVersionError) {
+  if (
+    error instanceof UnsupportedProtocolVersionError ||
+    error instanceof UrlElicitationRequiredError
+  ) {
     return { code, message: error.message, data: error.data };
   }
   return { code, message: error.message };
@@ -120,10 +131,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The well-formed URL elicitations of a `-32042` error's data (others are left out). */
+function urlElicitationsOf(value: unknown): RequiredUrlElicitation[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (entry): entry is RequiredUrlElicitation =>
+      isRecord(entry) &&
+      (entry.mode === undefined || entry.mode === 'url') &&
+      typeof entry.message === 'string' &&
+      typeof entry.elicitationId === 'string' &&
+      entry.elicitationId.length > 0 &&
+      typeof entry.url === 'string' &&
+      URL.canParse(entry.url),
+  );
+}
+
 /**
  * The typed Parley error a JSON-RPC error stands for, when it stands for one a client can act
- * on (`-32022`, `-32021`, an invalid `requestState`, answer or `inputResponses`); `undefined`
- * otherwise.
+ * on (`-32022`, `-32021`, `-32042`, an invalid `requestState`, answer or `inputResponses`);
+ * `undefined` otherwise.
  */
 export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undefined {
   const data = isRecord(error.data) ? error.data : undefined;
@@ -143,6 +169,14 @@ export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undef
         { feature: clientFeatureOf(requiredCapabilities), requiredCapabilities },
         { message: error.message, cause: error },
       );
+    }
+    case JSON_RPC_ERROR_CODES.urlElicitationRequired: {
+      const elicitations = urlElicitationsOf(data?.elicitations);
+      if (elicitations.length === 0) return undefined;
+      return new UrlElicitationRequiredError(elicitations, {
+        message: error.message,
+        cause: error,
+      });
     }
     case JSON_RPC_ERROR_CODES.invalidParams:
       if (data?.reason === 'invalid_request_state') {

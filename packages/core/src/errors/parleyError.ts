@@ -14,6 +14,7 @@ export type ParleyErrorCode =
   | 'invalid_request_state'
   | 'invalid_input_responses'
   | 'unsupported_protocol_version'
+  | 'url_elicitation_required'
   | 'internal';
 
 /** Options every Parley error takes. */

@@ -8,6 +8,7 @@ import {
   RoundsExceededError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
 } from '../../src/index.ts';
 
 describe('EraMismatchError', () => {
@@ -134,5 +135,38 @@ describe('UnsupportedProtocolVersionError', () => {
     expect(error.message).toBe(
       "Unsupported protocol version '1900-01-01'; supported: 2026-07-28, 2025-11-25",
     );
+  });
+});
+
+describe('UrlElicitationRequiredError', () => {
+  const page = {
+    message: 'Connect your calendar',
+    url: 'https://calendar.example.com/connect?e=1',
+    elicitationId: 'e-1',
+  };
+
+  test('carries the pages in URL mode, with a message that counts them', () => {
+    const one = new UrlElicitationRequiredError([page]);
+    expect(one.code).toBe('url_elicitation_required');
+    expect(one.message).toBe('This request needs the user to complete a URL elicitation first.');
+    expect(one.data).toEqual({ elicitations: [{ mode: 'url', ...page }] });
+    const two = new UrlElicitationRequiredError([page, { ...page, elicitationId: 'e-2' }], {
+      message: 'Two accounts to link',
+    });
+    expect(two.message).toBe('Two accounts to link');
+    expect(two.data?.elicitations.map((e) => e.elicitationId)).toEqual(['e-1', 'e-2']);
+  });
+
+  test.each([
+    [[], /non-empty list/],
+    [[{ ...page, url: 'not a url' }], /elicitations\[0\]\.url must be an absolute URL/],
+    [
+      [{ ...page, elicitationId: '' }],
+      /elicitations\[0\]\.elicitationId must be a non-empty string/,
+    ],
+    [[page, null], /elicitations\[1\] must be an object/],
+  ])('refuses %j with a TypeError that names the problem', (elicitations, message) => {
+    expect(() => new UrlElicitationRequiredError(elicitations as never)).toThrow(TypeError);
+    expect(() => new UrlElicitationRequiredError(elicitations as never)).toThrow(message);
   });
 });

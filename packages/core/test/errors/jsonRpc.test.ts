@@ -11,6 +11,7 @@ import {
   RoundsExceededError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
   fromJsonRpcError,
   toJsonRpcError,
 } from '../../src/index.ts';
@@ -26,6 +27,7 @@ describe('JSON_RPC_ERROR_CODES', () => {
       headerMismatch: -32020,
       missingRequiredClientCapability: -32021,
       unsupportedProtocolVersion: -32022,
+      urlElicitationRequired: -32042,
     });
   });
 });
@@ -63,6 +65,26 @@ describe('toJsonRpcError', () => {
       code: -32022,
       message: error.message,
       data: { supported: ['2026-07-28'], requested: '1900-01-01' },
+    });
+  });
+
+  test('a URL elicitation requirement is -32042 with the pages in data.elicitations', () => {
+    const error = new UrlElicitationRequiredError([
+      { message: 'Link GitHub', url: 'https://github.example/oauth', elicitationId: 'gh' },
+    ]);
+    expect(toJsonRpcError(error)).toEqual({
+      code: -32042,
+      message: error.message,
+      data: {
+        elicitations: [
+          {
+            mode: 'url',
+            message: 'Link GitHub',
+            url: 'https://github.example/oauth',
+            elicitationId: 'gh',
+          },
+        ],
+      },
     });
   });
 
@@ -193,6 +215,25 @@ describe('fromJsonRpcError', () => {
     expect((form as UnsupportedCapabilityError).data?.feature).toBe('elicitation');
   });
 
+  test('-32042 becomes UrlElicitationRequiredError with the well-formed pages only', () => {
+    const good = { mode: 'url', message: 'Pay', url: 'https://pay.example/1', elicitationId: 'p1' };
+    const error = fromJsonRpcError({
+      code: -32042,
+      message: 'Payment needed',
+      data: {
+        elicitations: [good, { mode: 'url', message: 'no id', url: 'https://x.example' }, 7],
+      },
+    });
+    expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+    expect(error?.message).toBe('Payment needed');
+    expect(error?.data).toEqual({ elicitations: [good] });
+    // Nothing a client could open: no Parley meaning.
+    expect(
+      fromJsonRpcError({ code: -32042, message: 'x', data: { elicitations: [] } }),
+    ).toBeUndefined();
+    expect(fromJsonRpcError({ code: -32042, message: 'x' })).toBeUndefined();
+  });
+
   test('an invalid requestState rejection becomes InvalidRequestStateError', () => {
     const error = fromJsonRpcError({
       code: -32602,
@@ -207,6 +248,9 @@ describe('fromJsonRpcError', () => {
       new InvalidRequestStateError({ reason: 'expired' }),
       new UnsupportedCapabilityError({ feature: 'roots', requiredCapabilities: { roots: {} } }),
       new UnsupportedProtocolVersionError({ supported: ['2026-07-28'], requested: 'x' }),
+      new UrlElicitationRequiredError([
+        { message: 'm', url: 'https://a.example/', elicitationId: 'a' },
+      ]),
     ];
     for (const original of originals) {
       const back = fromJsonRpcError(toJsonRpcError(original));

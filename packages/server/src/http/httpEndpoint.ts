@@ -20,6 +20,7 @@ import { ModernDispatcher } from '../modern/dispatcher.ts';
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
 import { capabilitiesOf, type ServerRuntime } from '../runtime.ts';
 import { buildSessionServer, type SessionOptions } from '../sdk/sessionServer.ts';
+import { createBearerGate, type BearerGate, type HttpAuthOptions } from './bearerAuth.ts';
 import { json, modernResponse } from './modernResponse.ts';
 import type { ParamHeader } from './paramHeaders.ts';
 
@@ -48,11 +49,19 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   /** The largest request body accepted. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Require a principal: a bearer token on every request, checked by `verifyToken`; sealed state
+   * is bound to the principal it returns. See {@link HttpAuthOptions}.
+   */
+  auth?: HttpAuthOptions;
 }
 
 /** Per-request inputs of the fetch handler. */
 export interface FetchOptions {
-  /** A principal the host already authenticated; it binds sealed state to that user. */
+  /**
+   * A principal the host already authenticated; it binds sealed state to that user (and
+   * `http.auth` is not asked again).
+   */
   authInfo?: AuthInfo;
 }
 
@@ -60,6 +69,8 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** Who opened it: only they may use it. */
+  principal: string | undefined;
 }
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -100,14 +111,17 @@ export class HttpEndpoint {
   readonly #stateless: LegacyHttpHandler;
   readonly #sessions = new Map<string, Session>();
   readonly #idleMs: number;
+  readonly #auth: BearerGate | undefined;
   #lastSweep = Date.now();
 
   constructor(
     runtime: ServerRuntime,
     options: HttpOptions = {},
     paramHeaders: (tool: string) => readonly ParamHeader[] = () => [],
+    report: (error: unknown) => void = () => {},
   ) {
     this.#runtime = runtime;
+    this.#auth = options.auth === undefined ? undefined : createBearerGate(options.auth, report);
     this.#options = options;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
@@ -135,9 +149,17 @@ export class HttpEndpoint {
     return this.#sessions.size;
   }
 
-  async fetch(request: Request, options: FetchOptions = {}): Promise<Response> {
+  async fetch(request: Request, fetchOptions: FetchOptions = {}): Promise<Response> {
     const rejected = this.#checkHostAndOrigin(request);
     if (rejected !== undefined) return rejected;
+    let options = fetchOptions;
+    if (this.#auth !== undefined && options.authInfo === undefined) {
+      const metadata = this.#auth.metadata(request);
+      if (metadata !== undefined) return metadata;
+      const principal = await this.#auth.authenticate(request);
+      if (principal instanceof Response) return principal;
+      options = { ...options, authInfo: principal };
+    }
     this.#sweepIdleSessions();
     const sessionId = request.headers.get('mcp-session-id');
 
@@ -232,7 +254,8 @@ export class HttpEndpoint {
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => {
-          this.#sessions.set(id, { transport, server, lastSeen: Date.now() });
+          const principal = options.authInfo?.clientId;
+          this.#sessions.set(id, { transport, server, lastSeen: Date.now(), principal });
         },
         onsessionclosed: (id) => {
           this.#sessions.delete(id);
@@ -249,7 +272,10 @@ export class HttpEndpoint {
     options: { parsedBody?: unknown; authInfo?: AuthInfo },
   ): Promise<Response> {
     const session = this.#sessions.get(id);
-    if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
+    // Another principal's session reads as unknown: its id says nothing to anyone else.
+    if (session === undefined || session.principal !== options.authInfo?.clientId) {
+      return jsonRpcError(404, -32001, 'Session not found');
+    }
     session.lastSeen = Date.now();
     return session.transport.handleRequest(request, options);
   }

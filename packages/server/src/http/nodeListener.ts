@@ -10,8 +10,10 @@ import type { AddressInfo } from 'node:net';
 export interface NodeListenOptions {
   host: string;
   port: number;
-  /** Only this path is served; everything else is a 404. */
+  /** Only this path (and `alsoServe`) is served; everything else is a 404. */
   path: string;
+  /** Other paths the handler answers, such as its OAuth metadata document. */
+  alsoServe?: readonly string[];
   /** Larger bodies are refused with a 413 before they are read to the end. */
   maxBodyBytes: number;
 }
@@ -103,7 +105,7 @@ export async function listenNode(
     const origin = `http://${req.headers.host ?? `${options.host}:${options.port}`}`;
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     const respond =
-      pathname === options.path
+      pathname === options.path || options.alsoServe?.includes(pathname) === true
         ? toRequest(req, origin, aborter.signal, options.maxBodyBytes).then((request) =>
             request instanceof Response ? request : handle(request),
           )

@@ -7,6 +7,7 @@ import {
   ParleyError,
   ToolResult,
   UnsupportedCapabilityError,
+  UrlElicitationRequiredError,
   toJsonRpcError,
   type Era,
   type HandlerKind,
@@ -21,6 +22,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
  * | failure                                            | tool                     | prompt, resource |
  * | -------------------------------------------------- | ------------------------ | ---------------- |
  * | protocol-level Parley error (era, answer, state)   | JSON-RPC error           | JSON-RPC error   |
+ * | URL elicitation required, handshake era            | `-32042`                 | `-32042`         |
  * | missing client capability, modern era              | `-32021`                 | `-32021`         |
  * | missing client capability, handshake era           | `isError` result         | `-32603`         |
  * | an SDK `ProtocolError` (resource not found, …)     | that error               | that error       |
@@ -60,7 +62,10 @@ function isProtocolLevel(error: unknown): error is ParleyError {
     error instanceof InvalidAnswerError ||
     error instanceof InvalidInputResponsesError ||
     error instanceof InvalidRequestStateError ||
-    error instanceof RoundFault
+    error instanceof RoundFault ||
+    // Handshake era: `-32042`, which the client answers by sending the user to the pages (on
+    // the modern era the round turns it into URL asks first: see `urlElicitation.ts`).
+    error instanceof UrlElicitationRequiredError
   );
 }
 

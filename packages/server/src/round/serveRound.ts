@@ -26,6 +26,7 @@ import { limitProblem } from './limits.ts';
 import { answerProblem, problemOf, reaskRequest, type AnswerProblem } from './reask.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
 import { useToken, type TokenUse } from './singleUse.ts';
+import { urlElicitationAsk } from './urlElicitation.ts';
 import { askOf, resolveTarget, uncacheable, type RoundTarget } from './targets.ts';
 
 /**
@@ -285,6 +286,9 @@ async function runRound(
     try {
       return await target.run(args, context);
     } catch (error) {
+      // `-32042` does not exist on the modern era: the same pages become URL asks.
+      const pages = urlElicitationAsk(error, context.era);
+      if (pages !== undefined) return target.normalise(pages);
       // A bad answer the handler found itself (a refinement the schema cannot express) and let
       // go is asked again like any other, while the budget lasts.
       const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;

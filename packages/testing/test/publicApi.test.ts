@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest';
+
+import * as api from '../src/index.ts';
+
+// The runtime surface of @parley/testing. Adding to it is a public API change: update this list
+// together with a changeset.
+test('the public API is exactly this', () => {
+  expect(Object.keys(api).sort()).toEqual([
+    'AskedMismatchError',
+    'ScriptedUser',
+    'eraMatrix',
+    'expectAsked',
+    'scriptedUser',
+  ]);
+});
