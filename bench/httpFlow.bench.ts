@@ -95,10 +95,14 @@ async function round(
 }
 
 async function flow(url: string, latencies: number[]): Promise<void> {
-  await round(url, {}, latencies);
+  const first = await round(url, {}, latencies);
+  // A conforming client echoes the state of every round it answers, when there is one.
   const second = await round(
     url,
-    { inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } } },
+    {
+      inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } },
+      ...(first.requestState !== undefined ? { requestState: first.requestState } : {}),
+    },
     latencies,
   );
   const third = await round(

@@ -34,9 +34,9 @@ function bare(): RequestListener {
       const params = message.params ?? {};
       const result =
         params.inputResponses === undefined
-          ? { resultType: 'input_required', inputRequests: { destination: {} } }
-          : params.requestState === undefined
-            ? { resultType: 'input_required', inputRequests: { date: {} }, requestState: 'state' }
+          ? { resultType: 'input_required', inputRequests: { destination: {} }, requestState: 'r1' }
+          : params.requestState === 'r1'
+            ? { resultType: 'input_required', inputRequests: { date: {} }, requestState: 'r2' }
             : { resultType: 'complete', content: [{ type: 'text', text: 'Booked' }] };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
