@@ -1,17 +1,14 @@
 import { LoggingMiddleware, TimingMiddleware } from '@parley/middleware';
-import {
-  ParleyServer,
-  elicitRequest,
-  inputRequired,
-  type ParleyServerOptions,
-} from '@parley/server';
+import { ParleyServer, elicitRequest, type ParleyServerOptions } from '@parley/server';
 import * as z from 'zod';
 
 import { createBookingStore, type BookingStore } from './bookingStore.ts';
 
 /**
- * The booking server of the seeds, grown into a small service. Every tool asks with the guard
- * pattern (the modern protocol); `eraBridge` lets handshake-era clients use them too.
+ * The booking server of the seeds, grown into a small service. Every tool asks with
+ * `await ctx.ask(...)`, written once for both eras: a real request on handshake-era connections,
+ * sealed replay on the modern protocol (the handler runs again each round; answers already given
+ * come back at once, and the first question without one ends the round).
  */
 
 export interface BookingServerOptions {
@@ -49,12 +46,6 @@ const askPassenger = (destination: string, date: string) =>
     }),
   );
 
-/** What `book_flight` carries from round to round (sealed by Parley, never visible to the client). */
-const FlightState = z.object({ destination: z.string(), date: z.string().optional() });
-type FlightState = z.infer<typeof FlightState>;
-const readState = (state: string | null): FlightState | undefined =>
-  state === null ? undefined : FlightState.parse(JSON.parse(state));
-
 const priorities = {
   low: { title: 'Low — whenever' },
   medium: { title: 'Medium — this week' },
@@ -67,7 +58,6 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     name: 'Booking Server',
     version: '1.0.0',
     instructions: 'Books flights and plans small things, asking the user for what it needs.',
-    eraBridge: true,
     ...(options.keys !== undefined && options.keys.length > 0
       ? { requestStateSecurity: { keys: options.keys } }
       : {}),
@@ -88,46 +78,17 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
       description: 'Book a flight: asks where, when, and who travels (three rounds).',
       asks: { destination: askDestination },
     },
-    (_args, ctx) => {
-      const state = readState(ctx.requestState);
-      if (state === undefined) {
-        const where = ctx.answer('destination', askDestination);
-        if (where === undefined)
-          return inputRequired({ inputRequests: { destination: askDestination } });
-        if (where.action !== 'accept') return 'Booking cancelled.';
-        const destination = where.data.destination;
-        return inputRequired({
-          inputRequests: { date: askDate(destination) },
-          requestState: JSON.stringify({ destination } satisfies FlightState),
-        });
-      }
-      if (state.date === undefined) {
-        const when = ctx.answer('date', askDate(state.destination));
-        if (when === undefined) {
-          return inputRequired({
-            inputRequests: { date: askDate(state.destination) },
-            requestState: ctx.requestState ?? '',
-          });
-        }
-        if (when.action !== 'accept') return 'Booking cancelled.';
-        return inputRequired({
-          inputRequests: { passenger: askPassenger(state.destination, when.data.date) },
-          requestState: JSON.stringify({ ...state, date: when.data.date } satisfies FlightState),
-        });
-      }
-      const who = ctx.answer('passenger', askPassenger(state.destination, state.date));
-      if (who === undefined) {
-        return inputRequired({
-          inputRequests: { passenger: askPassenger(state.destination, state.date) },
-          requestState: ctx.requestState ?? '',
-        });
-      }
+    async (_args, ctx) => {
+      const where = await ctx.ask('destination', askDestination);
+      if (where.action !== 'accept') return 'Booking cancelled.';
+      const { destination } = where.data;
+      const when = await ctx.ask('date', askDate(destination));
+      if (when.action !== 'accept') return 'Booking cancelled.';
+      const { date } = when.data;
+      const who = await ctx.ask('passenger', askPassenger(destination, date));
       if (who.action !== 'accept' || !who.data.confirm) return 'Booking cancelled.';
-      const booking = store.add({
-        destination: state.destination,
-        date: state.date,
-        passenger: who.data.passenger,
-      });
+      // After the last question: runs once per flow, on either era.
+      const booking = store.add({ destination, date, passenger: who.data.passenger });
       return `Booked ${booking.id}: ${booking.passenger} to ${booking.destination} on ${booking.date}`;
     },
   );
@@ -151,17 +112,16 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
       description: 'Cancel a booking, after the user confirms.',
       inputSchema: { id: z.string().describe('Booking id, e.g. BK-0001') },
     },
-    ({ id }, ctx) => {
+    async ({ id }, ctx) => {
       if (!store.list().some((booking) => booking.id === id)) return `No booking ${id}.`;
-      const answer = ctx.answer('confirm', askCancel(id));
-      if (answer === undefined) return inputRequired({ inputRequests: { confirm: askCancel(id) } });
+      const answer = await ctx.ask('confirm', askCancel(id));
       if (answer.action !== 'accept' || !answer.data) return `Booking ${id} kept.`;
       store.remove(id);
       return `Cancelled ${id}.`;
     },
   );
 
-  // Three questions in one round: the asks of a round form a map.
+  // Three questions in one round: ctx.askAll asks them together.
   const meetingAsks = {
     title: elicitRequest("What's the meeting title?", String, { responseTitle: 'Title' }),
     duration: elicitRequest('Duration in minutes?', z.number().int().min(5).max(480), {
@@ -172,13 +132,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   mcp.tool(
     'plan_meeting',
     { description: 'Plan a meeting: title, duration and urgency.', asks: meetingAsks },
-    (_args, ctx) => {
-      const title = ctx.answer('title', meetingAsks.title);
-      const duration = ctx.answer('duration', meetingAsks.duration);
-      const urgent = ctx.answer('urgent', meetingAsks.urgent);
-      if (title === undefined || duration === undefined || urgent === undefined) {
-        return inputRequired({ inputRequests: meetingAsks });
-      }
+    async (_args, ctx) => {
+      const { title, duration, urgent } = await ctx.askAll(meetingAsks);
       if (title.action !== 'accept' || duration.action !== 'accept' || urgent.action !== 'accept') {
         return 'Meeting planning cancelled';
       }
@@ -192,9 +147,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   mcp.tool(
     'set_priority',
     { description: 'Pick a priority (single select, titled options).' },
-    (_args, ctx) => {
-      const answer = ctx.answer('priority', askPriority);
-      if (answer === undefined) return inputRequired({ inputRequests: { priority: askPriority } });
+    async (_args, ctx) => {
+      const answer = await ctx.ask('priority', askPriority);
       return answer.action === 'accept' ? `Priority set to: ${answer.data}` : 'No priority set';
     },
   );
@@ -202,9 +156,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   const askTags = elicitRequest('Choose tags', [['bug', 'feature', 'documentation']], {
     responseTitle: 'Tags',
   });
-  mcp.tool('select_tags', { description: 'Pick tags (multi-select).' }, (_args, ctx) => {
-    const answer = ctx.answer('tags', askTags);
-    if (answer === undefined) return inputRequired({ inputRequests: { tags: askTags } });
+  mcp.tool('select_tags', { description: 'Pick tags (multi-select).' }, async (_args, ctx) => {
+    const answer = await ctx.ask('tags', askTags);
     return answer.action === 'accept'
       ? `Selected tags: ${answer.data.join(', ') || '(none)'}`
       : 'No tags';
@@ -229,9 +182,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   mcp.tool(
     'create_task',
     { description: 'Create a task (a structured answer with defaults).' },
-    (_args, ctx) => {
-      const answer = ctx.answer('task', askTask);
-      if (answer === undefined) return inputRequired({ inputRequests: { task: askTask } });
+    async (_args, ctx) => {
+      const answer = await ctx.ask('task', askTask);
       if (answer.action !== 'accept') return 'Task creation cancelled';
       return `Created task: ${answer.data.title} (Priority: ${answer.data.priority})`;
     },
@@ -244,9 +196,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   mcp.tool(
     'confirm_purchase',
     { description: 'A confirmation with a custom label.' },
-    (_args, ctx) => {
-      const answer = ctx.answer('purchase', askPurchase);
-      if (answer === undefined) return inputRequired({ inputRequests: { purchase: askPurchase } });
+    async (_args, ctx) => {
+      const answer = await ctx.ask('purchase', askPurchase);
       if (answer.action !== 'accept') return 'No response';
       return answer.data ? 'Purchased' : 'Declined';
     },

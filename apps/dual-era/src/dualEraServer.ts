@@ -1,18 +1,12 @@
 import { LoggingMiddleware, TimingMiddleware } from '@parley/middleware';
-import {
-  ParleyServer,
-  elicitRequest,
-  inputRequired,
-  isModernVersion,
-  type Context,
-  type ParleyServerOptions,
-} from '@parley/server';
+import { ParleyServer, elicitRequest, type ParleyServerOptions } from '@parley/server';
 import * as z from 'zod';
 
 /**
- * One server, both eras, no bridge: each tool branches on the negotiated protocol version. On a
- * handshake connection it asks with `await ctx.elicit()`; on a modern request it returns
- * `inputRequired(...)` and reads the answers on the next round. Both paths end in the same result.
+ * One server, both eras, one code path per tool: each asks with `await ctx.ask(...)`, which
+ * sends a real request on a handshake-era connection and, on the modern protocol, ends the round
+ * with the question and replays the answer when the handler runs again. No era test anywhere,
+ * no bridge; both eras end in the same result.
  */
 
 export interface DualEraServerOptions {
@@ -22,12 +16,6 @@ export interface DualEraServerOptions {
 
 const PartySize = z.number().int().min(1).max(12);
 const SLOTS = ['18:00', '19:30', '21:00'] as const;
-const partyQuestion = 'How many people?';
-const slotQuestion = 'Which time?';
-
-/** True when this request can only ask by returning an ask (the guard pattern). */
-const usesGuardPattern = (ctx: Context): boolean =>
-  isModernVersion(ctx.requestContext.protocolVersion);
 
 function tableBooked(people: number, slot: string): string {
   return `Table for ${people} at ${slot} (reference T-${people}-${slot.replace(':', '')})`;
@@ -48,23 +36,15 @@ export function createDualEraServer(options: DualEraServerOptions = {}): ParleyS
     }),
   );
 
-  const askParty = elicitRequest(partyQuestion, PartySize, { responseTitle: 'People' });
-  const askSlot = elicitRequest(slotQuestion, SLOTS, { responseTitle: 'Time' });
+  const askParty = elicitRequest('How many people?', PartySize, { responseTitle: 'People' });
+  const askSlot = elicitRequest('Which time?', SLOTS, { responseTitle: 'Time' });
   mcp.tool(
     'book_table',
     { description: 'Book a restaurant table: asks how many people and which time.' },
     async (_args, ctx) => {
-      if (usesGuardPattern(ctx)) {
-        const people = ctx.answer('people', askParty);
-        const slot = ctx.answer('slot', askSlot);
-        if (people === undefined || slot === undefined)
-          return inputRequired({ inputRequests: { people: askParty, slot: askSlot } });
-        if (people.action !== 'accept' || slot.action !== 'accept') return 'No table booked.';
-        return tableBooked(people.data, slot.data);
-      }
-      const people = await ctx.elicit(partyQuestion, PartySize, { responseTitle: 'People' });
+      const people = await ctx.ask('people', askParty);
       if (people.action !== 'accept') return 'No table booked.';
-      const slot = await ctx.elicit(slotQuestion, SLOTS, { responseTitle: 'Time' });
+      const slot = await ctx.ask('slot', askSlot);
       if (slot.action !== 'accept') return 'No table booked.';
       return tableBooked(people.data, slot.data);
     },
@@ -77,15 +57,13 @@ export function createDualEraServer(options: DualEraServerOptions = {}): ParleyS
       inputSchema: { amount: z.number().positive(), purpose: z.string().min(1) },
     },
     async ({ amount, purpose }, ctx) => {
-      const question = `Approve ${amount.toFixed(2)} EUR for '${purpose}'?`;
-      const labels = { responseTitle: 'Approve', responseDescription: 'Charge the team budget' };
-      const approval = usesGuardPattern(ctx)
-        ? ctx.answer('approve', elicitRequest(question, Boolean, labels))
-        : await ctx.elicit(question, Boolean, labels);
-      if (approval === undefined)
-        return inputRequired({
-          inputRequests: { approve: elicitRequest(question, Boolean, labels) },
-        });
+      const approval = await ctx.ask(
+        'approve',
+        elicitRequest(`Approve ${amount.toFixed(2)} EUR for '${purpose}'?`, Boolean, {
+          responseTitle: 'Approve',
+          responseDescription: 'Charge the team budget',
+        }),
+      );
       const approved = approval.action === 'accept' && approval.data;
       return `Expense of ${amount.toFixed(2)} EUR for '${purpose}' ${approved ? 'approved' : 'rejected'}.`;
     },
@@ -93,10 +71,7 @@ export function createDualEraServer(options: DualEraServerOptions = {}): ParleyS
 
   const askName = elicitRequest("What's your name?", String, { responseTitle: 'Name' });
   mcp.tool('greet', { description: 'Greets you by name.' }, async (_args, ctx) => {
-    const name = usesGuardPattern(ctx)
-      ? ctx.answer('name', askName)
-      : await ctx.elicit("What's your name?", String, { responseTitle: 'Name' });
-    if (name === undefined) return inputRequired({ inputRequests: { name: askName } });
+    const name = await ctx.ask('name', askName);
     return name.action === 'accept'
       ? `Hello, ${name.data}! (answered over ${ctx.era === 'modern' ? 'the modern protocol' : 'a handshake-era connection'})`
       : 'Hello, stranger!';

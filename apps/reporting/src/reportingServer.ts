@@ -2,7 +2,6 @@ import { LoggingMiddleware, TimingMiddleware } from '@parley/middleware';
 import {
   ParleyServer,
   elicitRequest,
-  inputRequired,
   rootsRequest,
   sampleRequest,
   type ParleyServerOptions,
@@ -19,9 +18,9 @@ import {
 } from './dataset.ts';
 
 /**
- * Prompts, resources and resource templates that ask before they render, and a tool whose asks
- * are a roots request and a sampling request in one map. All in the guard pattern; `eraBridge`
- * serves handshake-era clients too.
+ * Prompts, resources and resource templates that ask before they render, and a tool that asks
+ * for the client's roots and a sampling result in one round. Every handler asks with `ctx.ask` /
+ * `ctx.askAll`, so each serves both eras with one code path.
  */
 
 export interface ReportingServerOptions {
@@ -44,6 +43,20 @@ const askCurrency = (quarter: string) =>
     },
   );
 
+const askSummary = sampleRequest({
+  systemPrompt: 'You are a concise financial analyst.',
+  messages: [
+    {
+      role: 'user',
+      content: {
+        type: 'text',
+        text: `Summarize in one sentence:\n${QUARTERS.map((q) => `${q}: ${totalOf(q)}k EUR`).join('\n')}`,
+      },
+    },
+  ],
+  maxTokens: 120,
+});
+
 function table(quarter: Quarter, currency: Currency = 'EUR'): string {
   const rate = RATES[currency];
   const lines = Object.entries(REVENUE[quarter]).map(
@@ -57,7 +70,6 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
     name: 'Reporting Server',
     version: '1.0.0',
     instructions: 'Quarterly revenue reports that ask which quarter before they render.',
-    eraBridge: true,
     ...options.serverOptions,
   });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -72,9 +84,8 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
   mcp.prompt(
     'summarize',
     { description: 'Summarize a quarter (asks which one).', asks: { quarter: askQuarter } },
-    (_args, ctx) => {
-      const quarter = ctx.answer('quarter', askQuarter);
-      if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
+    async (_args, ctx) => {
+      const quarter = await ctx.ask('quarter', askQuarter);
       if (quarter.action !== 'accept') return 'Summarize the latest quarterly results.';
       return [
         {
@@ -102,9 +113,8 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
   mcp.resource(
     'report://summary',
     { name: 'summary', title: 'Quarterly summary', mimeType: 'text/plain' },
-    (_uri, ctx) => {
-      const quarter = ctx.answer('quarter', askQuarter);
-      if (quarter === undefined) return inputRequired({ inputRequests: { quarter: askQuarter } });
+    async (_uri, ctx) => {
+      const quarter = await ctx.ask('quarter', askQuarter);
       if (quarter.action !== 'accept')
         return `Revenue summary, all quarters: ${QUARTERS.map((q) => `${q} ${totalOf(q)}k EUR`).join(', ')}`;
       return `Revenue report for ${quarter.data}\n${table(quarter.data)}`;
@@ -121,13 +131,11 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
         quarter: (value) => QUARTERS.filter((quarter) => quarter.startsWith(value.toUpperCase())),
       },
     },
-    (_uri, variables, ctx) => {
+    async (_uri, variables, ctx) => {
       const quarter = String(variables.quarter);
       if (!isQuarter(quarter))
         throw new Error(`Unknown quarter '${quarter}' (use ${QUARTERS.join(', ')})`);
-      const currency = ctx.answer('currency', askCurrency(quarter));
-      if (currency === undefined)
-        return inputRequired({ inputRequests: { currency: askCurrency(quarter) } });
+      const currency = await ctx.ask('currency', askCurrency(quarter));
       return `Revenue for ${quarter}\n${table(quarter, currency.action === 'accept' ? currency.data : 'EUR')}`;
     },
   );
@@ -138,29 +146,8 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
       description:
         "Asks for the client's roots and its model's one-line take on the figures, in one round.",
     },
-    (_args, ctx) => {
-      const roots = ctx.rootsAnswer('roots');
-      const summary = ctx.samplingAnswer('summary');
-      if (roots === undefined || summary === undefined) {
-        return inputRequired({
-          inputRequests: {
-            roots: rootsRequest(),
-            summary: sampleRequest({
-              systemPrompt: 'You are a concise financial analyst.',
-              messages: [
-                {
-                  role: 'user',
-                  content: {
-                    type: 'text',
-                    text: `Summarize in one sentence:\n${QUARTERS.map((q) => `${q}: ${totalOf(q)}k EUR`).join('\n')}`,
-                  },
-                },
-              ],
-              maxTokens: 120,
-            }),
-          },
-        });
-      }
+    async (_args, ctx) => {
+      const { roots, summary } = await ctx.askAll({ roots: rootsRequest(), summary: askSummary });
       const text =
         !Array.isArray(summary.content) && summary.content.type === 'text'
           ? summary.content.text

@@ -14,10 +14,16 @@ export function createServer(): ParleyServer {
     responseTitle: 'Purpose',
   });
 
+  const askRoots = rootsRequest();
+  const askSummary = sampleRequest(
+    'Summarize this workspace in one sentence.',
+    { maxTokens: 50 },
+  );
+
   mcp.tool('survey_workspace', (_args, ctx) => {
-    const purpose = ctx.answer('purpose', askPurpose); // an ElicitResult, typed
-    const roots = ctx.rootsAnswer('roots'); // Root[]
-    const summary = ctx.samplingAnswer('summary'); // CreateMessageResult
+    const purpose = ctx.answer('purpose', askPurpose); // an ElicitationResult, typed
+    const roots = ctx.answer('roots', askRoots); // Root[]
+    const summary = ctx.answer('summary', askSummary); // CreateMessageResult
 
     if (
       purpose === undefined ||
@@ -28,11 +34,8 @@ export function createServer(): ParleyServer {
       return inputRequired({
         inputRequests: {
           purpose: askPurpose,
-          roots: rootsRequest(),
-          summary: sampleRequest(
-            'Summarize this workspace in one sentence.',
-            { maxTokens: 50 },
-          ),
+          roots: askRoots,
+          summary: askSummary,
         },
       });
     }

@@ -11,15 +11,10 @@ export class GuardAwareMiddleware extends Middleware {
     context: MiddlewareContext,
     callNext: CallNext<ToolResult>,
   ) {
-    const ctx = context.parleyContext!;
-    // Either signal marks a continuation: a state-only round carries requestState with no
-    // answers, so it retries with inputResponses === null.
-    const isContinuation =
-      ctx.inputResponses !== null || ctx.requestState !== null;
-
     const result = await callNext();
 
-    const round = `round ${ctx.flow.round} (${isContinuation ? 'continuation' : 'initial'})`;
+    // `context.isContinuation`: the client answered, or state came back.
+    const round = `round ${context.flow?.round} (${context.isContinuation ? 'continuation' : 'initial'})`;
     if (result instanceof InputRequiredToolResult) {
       console.log(`${round}: asked for ${result.askedKeys.join(', ')}`); // this round asked
     } else {

@@ -40,6 +40,8 @@ export {
   supportsRequest,
 } from './capabilities.ts';
 
+export type { Flow, HandlerInfo } from './handlers.ts';
+
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';
 export type { CallToolResult, ToolResultInit } from './toolResult.ts';
 

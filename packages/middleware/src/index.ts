@@ -8,9 +8,7 @@ export { runMiddleware } from './runMiddleware.ts';
 export type {
   CallNext,
   CallToolParams,
-  FlowInfo,
   GetPromptParams,
-  HandlerInfo,
   MethodResults,
   MiddlewareContext,
   MiddlewareEntry,
@@ -18,8 +16,9 @@ export type {
   PromptRoundResult,
   ReadResourceParams,
   ResourceRoundResult,
-  RoundContextView,
 } from './types.ts';
+/** The handler and the call a round belongs to, as `MiddlewareContext` names them. */
+export type { Flow, HandlerInfo } from '@parley/core';
 
 export { isAsk } from './roundOutcome.ts';
 export type { RoundOutcome } from './roundOutcome.ts';

@@ -105,7 +105,7 @@ export class LoggingMiddleware extends Middleware {
     { outcome, askedKeys }: { outcome: RoundOutcome; askedKeys: string[] },
     thrown?: { error: unknown },
   ): void {
-    const answers = context.parleyContext?.inputResponses ?? null;
+    const answers = context.inputResponses;
     const entry: LogEntry = {
       method: context.method,
       target: targetOf(context),

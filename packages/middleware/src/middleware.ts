@@ -13,9 +13,8 @@ import type {
 
 /**
  * The base class of class-style middleware: override the hooks you need. For one request the
- * hooks nest from general to specific — `onMessage`, then `onRequest`, then the method's own
- * hook (`onCallTool`, …) — and middleware nest in the order given to `use()`, the first
- * outermost. A multi-round call runs the whole chain on every round.
+ * hooks nest from general to specific — `onRequest`, then the method's own hook (`onCallTool`,
+ * …) — and middleware nest in the order given to `use()`, the first outermost. A multi-round call runs the whole chain on every round.
  *
  * A hook calls `callNext()` at most once (a second call rejects) and returns what it resolved
  * to, or a result of its own to short-circuit. Errors thrown below a hook reach it as a throw.
@@ -23,8 +22,6 @@ import type {
  * `prompts/get` or `resources/read` round to an `InputRequiredResult` (`isInputRequiredResult`).
  */
 export abstract class Middleware {
-  /** Every message the server handles. */
-  onMessage?(context: MiddlewareContext, callNext: CallNext<unknown>): Promise<unknown>;
   /** Every request. */
   onRequest?(context: MiddlewareContext, callNext: CallNext<unknown>): Promise<unknown>;
   /** Each round of `tools/call`; an asking round resolves to an `InputRequiredToolResult`. */

@@ -16,7 +16,7 @@ interface Layer {
 
 const API = 'runMiddleware';
 
-/** The method's own hook, after `onMessage` and `onRequest`. */
+/** The method's own hook, after `onRequest`. */
 const METHOD_HOOKS: Readonly<Record<string, string>> = {
   'tools/call': 'onCallTool',
   'prompts/get': 'onGetPrompt',
@@ -52,7 +52,7 @@ function layersOf(middleware: readonly MiddlewareEntry[], method: string): Layer
       continue;
     }
     // Duck-typed: any object with the hooks works, not only subclasses of Middleware.
-    for (const name of ['onMessage', 'onRequest', methodHook]) {
+    for (const name of ['onRequest', methodHook]) {
       if (name === undefined) continue;
       const hook = (entry as unknown as Record<string, unknown>)[name];
       if (typeof hook === 'function') {
@@ -65,8 +65,8 @@ function layersOf(middleware: readonly MiddlewareEntry[], method: string): Layer
 
 /**
  * Run `terminal` (the handler) inside `middleware`, Koa/Hono style: for each entry in order (the
- * first outermost) its `onMessage`, then `onRequest`, then the method's hook (`onCallTool`, …),
- * skipping the ones it lacks; a plain function acts as `onRequest`.
+ * first outermost) its `onRequest`, then the method's hook (`onCallTool`, …), skipping the ones
+ * it lacks; a plain function acts as `onRequest`.
  *
  * A hook may return without calling `callNext` (short-circuit) or call it once; a second call
  * rejects with an `Error`, because running the handler twice in one round would repeat its side

@@ -1,6 +1,8 @@
 import type {
   Era,
+  Flow,
   GetPromptResult,
+  HandlerInfo,
   InputRequiredResult,
   InputResponses,
   ReadResourceResult,
@@ -15,43 +17,6 @@ import type { Middleware } from './middleware.ts';
  * middleware never sees the SDK.
  */
 
-/** One logical call across its rounds (the same id on every round, across replicas). */
-export interface FlowInfo {
-  id: string;
-  /** 1 on the first round, then 2, 3, … */
-  round: number;
-  /** When the first round started, in ms since the epoch. */
-  startedAt: number;
-}
-
-/** The part of the author's Parley `Context` middleware can read. */
-export interface RoundContextView {
-  readonly era: Era;
-  readonly inputResponses: Readonly<InputResponses> | null;
-  readonly requestState: string | null;
-  readonly flow: FlowInfo;
-  /** True on every round after the first: `inputResponses !== null || requestState !== null`. */
-  readonly isContinuation: boolean;
-  readonly requestContext: {
-    readonly protocolVersion: string;
-    readonly era: Era;
-    readonly method: string;
-    readonly principal: string | undefined;
-    readonly sessionId: string | undefined;
-  };
-}
-
-/** The handler a request is for, as middleware may need to know it. */
-export interface HandlerInfo {
-  kind: 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
-  /** Tool or prompt name, or the resource URI (template: the URI read). */
-  name: string;
-  /** For a resource template: the template the URI matched (a bounded label for metrics). */
-  uriTemplate?: string;
-  /** The author marked this handler's final results as safe to cache (`cacheable: true`). */
-  cacheable: boolean;
-}
-
 /** What every middleware hook receives. */
 export interface MiddlewareContext<TParams = Record<string, unknown>> {
   /** The MCP method: `tools/call`, `prompts/get`, `resources/read`, `tools/list`, … */
@@ -64,11 +29,22 @@ export interface MiddlewareContext<TParams = Record<string, unknown>> {
   readonly principal: string | undefined;
   /** For `tools/call`, `prompts/get` and `resources/read`: the handler. */
   readonly handler: HandlerInfo | undefined;
-  /** For `tools/call`, `prompts/get` and `resources/read`: the author's context of this round. */
-  readonly parleyContext: RoundContextView | undefined;
-  /** Shorthand for `parleyContext.flow`. */
-  readonly flow: FlowInfo | undefined;
-  /** Shorthand for `parleyContext.isContinuation` (false for lists). */
+  /**
+   * For `tools/call`, `prompts/get` and `resources/read`: the call this round belongs to (the
+   * same `id` on every round, across replicas; `round` is 1, 2, 3…). `undefined` for lists.
+   */
+  readonly flow: Flow | undefined;
+  /**
+   * The client's answers to what the previous round asked (already screened: only asked keys),
+   * or `null` on a first round, on the handshake era and for lists.
+   */
+  readonly inputResponses: Readonly<InputResponses> | null;
+  /**
+   * The author's state the previous round returned (verified), as text; `null` on a first
+   * round, on a round of a flow that carries no author state, and for lists.
+   */
+  readonly requestState: string | null;
+  /** True on every round after the first: `inputResponses !== null || requestState !== null`. */
   readonly isContinuation: boolean;
   /**
    * This round carried a sealed `requestState` that the server opened and verified: it continues

@@ -26,9 +26,6 @@ class Recorder extends Middleware {
     return result;
   };
 
-  override onMessage(_context: MiddlewareContext, callNext: CallNext<unknown>) {
-    return this.#wrap('onMessage', callNext);
-  }
   override onRequest(_context: MiddlewareContext, callNext: CallNext<unknown>) {
     return this.#wrap('onRequest', callNext);
   }
@@ -49,7 +46,7 @@ describe('runMiddleware', () => {
     await expect(runMiddleware([], roundContext(), async () => result)).resolves.toBe(result);
   });
 
-  test('hooks nest onMessage → onRequest → method hook, the first middleware outermost', async () => {
+  test('hooks nest onRequest → method hook, the first middleware outermost', async () => {
     const calls: string[] = [];
     const result = await runMiddleware(
       [new Recorder('A', calls), new Recorder('B', calls)],
@@ -61,19 +58,15 @@ describe('runMiddleware', () => {
     );
     expect(result).toBeInstanceOf(ToolResult);
     expect(calls).toEqual([
-      'A.onMessage>',
       'A.onRequest>',
       'A.onCallTool>',
-      'B.onMessage>',
       'B.onRequest>',
       'B.onCallTool>',
       'handler',
       '<B.onCallTool',
       '<B.onRequest',
-      '<B.onMessage',
       '<A.onCallTool',
       '<A.onRequest',
-      '<A.onMessage',
     ]);
   });
 
@@ -124,19 +117,15 @@ describe('runMiddleware', () => {
     );
     expect(calls).toEqual([
       'fn tools/list',
-      'A.onMessage>',
       'A.onRequest>',
       'A.onListTools>',
       '<A.onListTools',
       '<A.onRequest',
-      '<A.onMessage',
-      'A.onMessage>',
       'A.onRequest>',
       'A.onCallTool>',
       'fn tools/call',
       '<A.onCallTool',
       '<A.onRequest',
-      '<A.onMessage',
     ]);
   });
 

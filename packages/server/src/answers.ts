@@ -6,11 +6,14 @@ import {
   type CreateMessageResult,
   type ElicitationResult,
   type ElicitResult,
+  type InputRequest,
+  type InputResponse,
   type InputResponses,
   type Root,
 } from '@parley/core';
 import { compileResponseType, type CompiledResponseType } from '@parley/schema';
 
+import { compiledOf } from './asks.ts';
 import { elicitationShapeProblem } from './round/asked.ts';
 
 /**
@@ -85,38 +88,45 @@ export function toElicitationResult<TData>(
   }
 }
 
+/**
+ * The one typed reader of answers, for every kind of ask: a form elicitation's answer validated
+ * and typed by its response type, a URL elicitation's as a result without data, a sampling
+ * request's `CreateMessageResult`, a roots request's `Root[]`. What `ctx.ask`, `ctx.elicit(ask)`
+ * and `ctx.answer(key, ask)` return.
+ *
+ * @throws {InvalidAnswerError} when the answer does not fit the ask (`key` names it).
+ */
+export function readAnswer(request: InputRequest, answer: unknown, key?: string): unknown {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const result = toElicitationResult(answer, compiledOf(request), key);
+      // URL mode: `accept` only says the user agreed to open the page; there is no data.
+      if (request.params.mode === 'url' && result.action === 'accept') {
+        return new AcceptedElicitation(undefined);
+      }
+      return result;
+    }
+    case 'sampling/createMessage':
+      if (!isRecord(answer) || !('model' in answer)) {
+        throw wrongKind(key ?? '(pushed)', 'a sampling result');
+      }
+      return answer as unknown as CreateMessageResult;
+    case 'roots/list':
+      if (!isRecord(answer) || !Array.isArray(answer.roots)) {
+        throw wrongKind(key ?? '(pushed)', 'a roots result');
+      }
+      return answer.roots as Root[];
+  }
+}
+
+/** The answer under `key` as it came, or `undefined` when the client sent none. */
+export function answerUnder(responses: InputResponses | null, key: string): InputResponse | undefined {
+  if (responses === null || !Object.hasOwn(responses, key)) return undefined;
+  return responses[key];
+}
+
 function wrongKind(key: string, expected: string): InvalidAnswerError {
   return new InvalidAnswerError({ key, reason: `expected ${expected} under this key` });
-}
-
-/** The elicitation answer under `key`, or `undefined` when the client sent none. */
-export function elicitAnswerOf(
-  responses: InputResponses | null,
-  key: string,
-): ElicitResult | undefined {
-  const entry = responses?.[key];
-  if (entry === undefined) return undefined;
-  if (!('action' in entry)) throw wrongKind(key, 'an elicitation result');
-  return entry;
-}
-
-/** The sampling answer under `key`, or `undefined` when the client sent none. */
-export function samplingAnswerOf(
-  responses: InputResponses | null,
-  key: string,
-): CreateMessageResult | undefined {
-  const entry = responses?.[key];
-  if (entry === undefined) return undefined;
-  if (!('model' in entry)) throw wrongKind(key, 'a sampling result');
-  return entry;
-}
-
-/** The roots answer under `key`, or `undefined` when the client sent none. */
-export function rootsAnswerOf(responses: InputResponses | null, key: string): Root[] | undefined {
-  const entry = responses?.[key];
-  if (entry === undefined) return undefined;
-  if (!('roots' in entry)) throw wrongKind(key, 'a roots result');
-  return entry.roots;
 }
 
 /** Why a pushed sampling or roots result is malformed, or `undefined`. */

@@ -1,9 +1,15 @@
 import type {
   CreateMessageParams,
   CreateMessageRequest,
+  CreateMessageResult,
+  ElicitationResult,
+  ElicitContentValue,
+  ElicitFormParams,
   ElicitRequest,
+  ElicitUrlParams,
   InputRequest,
   ListRootsRequest,
+  Root,
 } from '@parley/core';
 import {
   type CompiledResponseType,
@@ -15,7 +21,9 @@ import {
 import { compiled } from './compiledResponseTypes.ts';
 
 /**
- * Builders for the entries of an `inputRequests` map (the guard pattern's asks).
+ * The ask builders: one set, for every way of asking. What they build is accepted by
+ * `ctx.ask(key, ask)` (both eras), by `ctx.elicit(ask)` (handshake era) and as an entry of
+ * `inputRequired({ inputRequests })` (modern era), and read back, typed, by `ctx.answer`.
  *
  * Each builder returns the plain wire request, so it can be logged, compared and serialised as
  * is. What the server needs beyond the wire (is the ask optional, which response type reads its
@@ -41,7 +49,33 @@ interface AskInfo {
 declare const answerType: unique symbol;
 
 /** A form elicitation built by {@link elicitRequest}; it remembers the type of its answer. */
-export type TypedElicitRequest<TData> = ElicitRequest & { readonly [answerType]?: TData };
+export type TypedElicitRequest<TData> = ElicitRequest & {
+  params: ElicitFormParams;
+  readonly [answerType]?: TData;
+};
+
+/** A URL-mode elicitation built by {@link elicitUrlRequest}. */
+export type UrlElicitRequest = ElicitRequest & { params: ElicitUrlParams };
+
+/**
+ * What an ask is answered with, by kind: a form elicitation's typed result (`accept` with the
+ * data, `decline` or `cancel`); a URL elicitation's result (`accept` means the user agreed to
+ * open the page); a sampling request's `CreateMessageResult`; a roots request's `Root[]`.
+ */
+export type AnswerOf<TAsk> = TAsk extends { method: 'roots/list' }
+  ? Root[]
+  : TAsk extends { method: 'sampling/createMessage' }
+    ? CreateMessageResult
+    : TAsk extends { params: { mode: 'url' } }
+      ? ElicitationResult<undefined>
+      : TAsk extends { readonly [answerType]?: infer TData }
+        ? ElicitationResult<TData>
+        : ElicitationResult<Record<string, ElicitContentValue>>;
+
+/** The typed answers of a map of asks (`ctx.askAll`). */
+export type AnswersOf<TAsks extends Record<string, InputRequest>> = {
+  [K in keyof TAsks]: AnswerOf<TAsks[K]>;
+};
 
 function withInfo<TRequest extends InputRequest>(request: TRequest, info: AskInfo): TRequest {
   Object.defineProperty(request, ASK_INFO, { value: info, enumerable: false });
@@ -51,6 +85,33 @@ function withInfo<TRequest extends InputRequest>(request: TRequest, info: AskInf
 /** What the server knows about an ask beyond its wire form (absent for hand-built requests). */
 export function askInfoOf(request: InputRequest): AskInfo | undefined {
   return (request as { [ASK_INFO]?: AskInfo })[ASK_INFO];
+}
+
+/** The response type that reads the answers of a form or URL elicitation. */
+export function compiledOf(request: ElicitRequest): CompiledResponseType<unknown> {
+  if (request.params.mode === 'url') return compiled(null) as CompiledResponseType<unknown>;
+  return (
+    askInfoOf(request)?.compiled ??
+    (compiled(request.params.requestedSchema as never) as CompiledResponseType<unknown>)
+  );
+}
+
+const ASK_METHODS: ReadonlySet<unknown> = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
+
+/** True for an ask: an elicitation, sampling or roots request (built or written by hand). */
+export function isAsk(value: unknown): value is InputRequest {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ASK_METHODS.has((value as { method?: unknown }).method) &&
+    ((value as { method?: unknown }).method === 'roots/list' ||
+      (typeof (value as { params?: unknown }).params === 'object' &&
+        (value as { params?: unknown }).params !== null))
+  );
 }
 
 /**
@@ -88,7 +149,7 @@ export function elicitUrlRequest(
   message: string,
   url: string | URL,
   options: AskOptions = {},
-): ElicitRequest {
+): UrlElicitRequest {
   const href = String(url);
   if (!URL.canParse(href)) {
     throw new TypeError(`elicitUrlRequest: ${JSON.stringify(href)} is not an absolute URL.`);

@@ -9,31 +9,44 @@ import {
   requiredCapabilities,
   supportsRequest,
   type ClientCapabilities,
+  type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitationResult,
   type ElicitationSchema,
   type ElicitRequest,
   type Era,
-  type HandlerKind,
+  type Flow,
+  type HandlerInfo,
   type Implementation,
   type InputRequest,
   type InputResponses,
   type Root,
 } from '@parley/core';
-import { type InferResponse, type ResponseType, type ResponseTypeOptions } from '@parley/schema';
+import {
+  type CompiledResponseType,
+  type InferResponse,
+  type ResponseType,
+  type ResponseTypeOptions,
+} from '@parley/schema';
 
-import { elicitAnswerOf, rootsAnswerOf, samplingAnswerOf, toElicitationResult } from './answers.ts';
-import { askInfoOf, samplingParams, type SampleInit, type TypedElicitRequest } from './asks.ts';
+import { answerUnder, readAnswer, toElicitationResult } from './answers.ts';
+import {
+  compiledOf,
+  isAsk,
+  samplingParams,
+  type AnswerOf,
+  type AnswersOf,
+  type SampleInit,
+  type TypedElicitRequest,
+  type UrlElicitRequest,
+} from './asks.ts';
 import { compiled } from './compiledResponseTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
+import { checkJson } from './round/json.ts';
 import { problemOf, reaskRequest } from './round/reask.ts';
+import type { AskResolver, FlowReplay } from './round/replay.ts';
+import { AskSuspension, suspensions } from './round/suspension.ts';
 import { elicitParamsFor } from './round/versionSchemas.ts';
-
-/** Who is asking: the handler kind and its name (or URI). */
-export interface HandlerTarget {
-  kind: HandlerKind;
-  name: string;
-}
 
 /** The facts of the request being served. */
 export interface RequestContext {
@@ -49,16 +62,6 @@ export interface RequestContext {
   sessionId: string | undefined;
   /** The authenticated principal, when the transport verified one. */
   principal: string | undefined;
-}
-
-/** One logical call across its rounds. */
-export interface Flow {
-  /** The same for every round of one call, across replicas (it travels sealed in `requestState`). */
-  id: string;
-  /** 1 on the first round, then 2, 3, … */
-  round: number;
-  /** When the first round started (ms since the epoch), carried across rounds and replicas. */
-  startedAt: number;
 }
 
 /** Logging levels, as MCP names them. */
@@ -80,9 +83,11 @@ export interface UrlElicitation {
 
 /** What the server builds a {@link Context} from (internal). */
 export interface ContextInit {
-  target: HandlerTarget;
+  handler: HandlerInfo;
   request: RequestContext;
   flow: Flow;
+  /** The flow's replay record, on rounds where `ctx.ask` replays (no push channel). */
+  replay: FlowReplay;
   inputResponses: InputResponses | null;
   requestState: string | null;
   /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
@@ -98,16 +103,26 @@ export interface ContextInit {
   lintSchema: (schema: ElicitationSchema) => void;
 }
 
+/** Options of `ctx.elicit(ask)` and `ctx.ask(key, ask)` on the handshake era. */
+export interface WaitOptions {
+  /** How long to wait for the answer. Default: the server's `elicitationTimeoutMs` (10 minutes). */
+  timeoutMs?: number;
+}
+
 /**
- * What a handler gets besides its arguments: the era it is served on, the answers and state of
- * the modern guard pattern, and the handshake era's server-initiated requests.
+ * What a handler gets besides its arguments: the era it is served on, the asking API of both
+ * eras (`ask`, `askAll`, `remember`), and the strict per-era layer beneath it (the handshake
+ * era's `elicit`, `sample`, `listRoots`; the modern guard pattern's `answer`, `inputResponses`,
+ * `requestState`, `state`).
  *
  * `TState` is the type of {@link Context.state}, from the handler's `stateSchema`.
  */
 export class Context<TState = unknown> {
   readonly requestContext: RequestContext;
-  /** `'handshake'` or `'modern'`: which input API this request can use. */
+  /** `'handshake'` or `'modern'`: the era this request is served on. */
   readonly era: Era;
+  /** The handler this request is for. */
+  readonly handler: HandlerInfo;
   /**
    * Modern era: the client's answers to what the previous round asked, or `null` on the first
    * round. Answers to anything that round did not ask have already been dropped.
@@ -124,6 +139,7 @@ export class Context<TState = unknown> {
    * round, or when the previous round gave its state as a `requestState` string.
    */
   readonly state: TState | null;
+  /** The call this round belongs to: the same `id` on every round, across replicas. */
   readonly flow: Flow;
   /** Aborted when the client cancels the request. */
   readonly signal: AbortSignal;
@@ -133,6 +149,7 @@ export class Context<TState = unknown> {
     this.#init = init;
     this.requestContext = init.request;
     this.era = init.request.era;
+    this.handler = init.handler;
     this.inputResponses = init.inputResponses;
     this.requestState = init.requestState;
     this.state = (init.state ?? null) as TState | null;
@@ -146,31 +163,162 @@ export class Context<TState = unknown> {
   }
 
   /**
-   * Handshake era: ask the user now and wait for the answer, validated and typed (a schema
-   * library's response type is validated by that library, and typed with its output). Decline
-   * and cancel resolve as results. An answer that does not fit is asked again, saying what was
-   * wrong (up to the server's `maxReasks`, default 3), then rejects with an
-   * {@link InvalidAnswerError}. Throws an {@link EraMismatchError} on a modern request (return
-   * `inputRequired(...)` there) and an {@link UnsupportedCapabilityError} when the client cannot
-   * answer elicitations (or cannot express this one in its protocol version).
+   * Which run of the handler this is: 1, then 2, 3, … on the modern era, where the handler runs
+   * again from the top for every round of the flow; always 1 on the handshake era.
    */
-  async elicit<const R extends ResponseType>(
+  get round(): number {
+    return this.flow.round;
+  }
+
+  /**
+   * The keys `ctx.ask` and `ctx.remember` answered from the flow's record on this run so far:
+   * questions answered on an earlier round, values computed on an earlier round.
+   */
+  get replayed(): readonly string[] {
+    return [...this.#init.replay.replayed];
+  }
+
+  /**
+   * Ask the user (or the client's model, or the client for its roots) and get the answer, on
+   * both eras, with the same code: the ask is any the builders make (`elicitRequest`,
+   * `elicitUrlRequest`, `sampleRequest`, `rootsRequest`), and the answer is typed by it.
+   *
+   * - Handshake era: a real request to the client, awaited.
+   * - Modern era: the handler runs again from the top each round. An answer given on an earlier
+   *   round to this very question (same key, same ask) returns at once; at the first question
+   *   with no answer yet the round ends, asking it, and the handler runs again when the client
+   *   answers. So code before the last question may run several times: put side effects in
+   *   {@link Context.remember} or after the last question.
+   *
+   * Decline and cancel are answers (`result.action`). An answer that does not fit is asked again
+   * with what was wrong (up to `maxReasks`), then throws an {@link InvalidAnswerError}.
+   *
+   * @throws {UnsupportedCapabilityError} when the client cannot answer this kind of ask.
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#bookFlight
+   * ```
+   */
+  async ask<const TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
+    checkKey('ctx.ask()', key);
+    checkAsk('ctx.ask()', key, ask);
+    const answers = await this.#resolve({ [key]: ask });
+    return answers[key] as AnswerOf<TAsk>;
+  }
+
+  /**
+   * Ask several questions in one round and get their typed answers, by key. On the modern era
+   * the questions the flow has no answers to yet go to the client together; on the handshake era
+   * they are asked one after another.
+   */
+  async askAll<const TAsks extends Record<string, InputRequest>>(
+    asks: TAsks,
+  ): Promise<AnswersOf<TAsks>> {
+    if (typeof asks !== 'object' || asks === null || Object.keys(asks).length === 0) {
+      throw new TypeError('ctx.askAll(): give an object of asks by key, with at least one.');
+    }
+    for (const [key, ask] of Object.entries(asks)) {
+      checkKey('ctx.askAll()', key);
+      checkAsk('ctx.askAll()', key, ask);
+    }
+    return (await this.#resolve(asks)) as AnswersOf<TAsks>;
+  }
+
+  /**
+   * Run `fn` once per flow and return its result on every run of the handler: on the modern era
+   * the result (JSON) is recorded in the flow's sealed state and replayed, on any replica, on
+   * the rounds after; on the handshake era the handler runs once anyway. For the work between
+   * questions that must not be redone on each re-run: a price lookup, an id you created.
+   *
+   * The value comes back as JSON would carry it in both eras (a `Date` must be converted first:
+   * it is refused, not silently turned into a string).
+   *
+   * @throws {TypeError} when the value is not plain JSON.
+   */
+  async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+    checkKey('ctx.remember()', key);
+    if (typeof fn !== 'function') {
+      throw new TypeError(`ctx.remember('${key}'): give a function that computes the value.`);
+    }
+    const recalled = this.#init.push === undefined ? this.#init.replay.recall(key) : undefined;
+    if (recalled !== undefined) return recalled.value as T;
+    const value = await fn();
+    checkJson(`ctx.remember('${key}')`, value);
+    const copy = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
+    if (this.#init.push === undefined) this.#init.replay.keep(key, copy);
+    return copy as T;
+  }
+
+  async #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    const answers: Record<string, unknown> = {};
+    const push = this.#init.push;
+    if (push !== undefined) {
+      for (const [key, ask] of Object.entries(asks)) answers[key] = await this.#pushAsk(push, ask);
+      return answers;
+    }
+    const resolver: AskResolver = this.#init.replay;
+    const missing: [string, InputRequest][] = [];
+    for (const [key, ask] of Object.entries(asks)) {
+      const found = resolver.find(key, ask);
+      if (found === undefined) {
+        missing.push([key, ask]);
+        continue;
+      }
+      answers[key] = readAnswer(ask, found.answer, key);
+      resolver.record(key, found);
+    }
+    let suspension = suspensions.get(this);
+    if (missing.length > 0 || suspension !== undefined) {
+      for (const [, ask] of missing) this.#assertAnswerable(ask);
+      if (suspension === undefined) {
+        suspension = new AskSuspension();
+        suspensions.set(this, suspension);
+      }
+      for (const [key, ask] of missing) suspension.add(key, ask);
+      throw suspension;
+    }
+    return answers;
+  }
+
+  /** Handshake era: push one ask and read its answer (asking again while it does not fit). */
+  async #pushAsk(push: PushChannel, ask: InputRequest, options: WaitOptions = {}): Promise<unknown> {
+    switch (ask.method) {
+      case 'elicitation/create':
+        if (ask.params.mode === 'url') {
+          this.#assertPushable(push, ask);
+          const answer = await push.elicit(
+            elicitParamsFor(
+              { ...ask.params, elicitationId: ask.params.elicitationId ?? crypto.randomUUID() },
+              this.requestContext.protocolVersion,
+            ),
+            this.#waitOptions(options.timeoutMs),
+          );
+          return readAnswer(ask, answer);
+        }
+        return this.#pushForm(push, ask.params.message, compiledOf(ask), options.timeoutMs);
+      case 'sampling/createMessage':
+        this.#assertPushable(push, ask);
+        return push.sample(ask.params, this.#waitOptions(options.timeoutMs));
+      case 'roots/list':
+        this.#assertPushable(push, ask);
+        return push.listRoots(this.#waitOptions(options.timeoutMs));
+    }
+  }
+
+  async #pushForm<TData>(
+    push: PushChannel,
     message: string,
-    responseType: R,
-    options: ElicitOptions = {},
-  ): Promise<ElicitationResult<InferResponse<R>>> {
-    const push = this.#pushChannel('ctx.elicit()');
-    const { timeoutMs, ...labels } = options;
-    const compiledType = compiled(responseType, labels);
+    compiledType: CompiledResponseType<TData>,
+    timeoutMs: number | undefined,
+  ): Promise<ElicitationResult<TData>> {
     const question = { message, requestedSchema: compiledType.requestedSchema };
-    const request: ElicitRequest = {
+    this.#assertPushable(push, {
       method: 'elicitation/create',
       params: { mode: 'form', ...question },
-    };
-    this.#assertSupported(push, request);
+    });
     this.#init.lintSchema(compiledType.requestedSchema);
     const version = this.requestContext.protocolVersion;
-    let params = elicitParamsFor(request.params, version);
+    let params = elicitParamsFor({ mode: 'form', ...question }, version);
     for (let reasks = 0; ; reasks++) {
       const answer = await push.elicit(params, this.#waitOptions(timeoutMs));
       try {
@@ -186,8 +334,49 @@ export class Context<TState = unknown> {
   }
 
   /**
+   * Handshake era: ask the user now and wait for the answer, validated and typed (a schema
+   * library's response type is validated by that library, and typed with its output). Takes a
+   * message and a response type, or an ask built by `elicitRequest` / `elicitUrlRequest`. Decline
+   * and cancel resolve as results. An answer that does not fit is asked again, saying what was
+   * wrong (up to the server's `maxReasks`, default 3), then rejects with an
+   * {@link InvalidAnswerError}. Throws an {@link EraMismatchError} on a modern request (use
+   * `ctx.ask`, which works on both, or return `inputRequired(...)`) and an
+   * {@link UnsupportedCapabilityError} when the client cannot answer elicitations (or cannot
+   * express this one in its protocol version).
+   */
+  elicit<const R extends ResponseType>(
+    message: string,
+    responseType: R,
+    options?: ElicitOptions,
+  ): Promise<ElicitationResult<InferResponse<R>>>;
+  elicit<const TAsk extends TypedElicitRequest<unknown> | UrlElicitRequest>(
+    ask: TAsk,
+    options?: WaitOptions,
+  ): Promise<AnswerOf<TAsk>>;
+  async elicit(
+    messageOrAsk: string | ElicitRequest,
+    responseTypeOrOptions?: ResponseType | WaitOptions,
+    maybeOptions: ElicitOptions = {},
+  ): Promise<unknown> {
+    const push = this.#pushChannel('ctx.elicit()');
+    if (typeof messageOrAsk !== 'string') {
+      checkAsk('ctx.elicit()', undefined, messageOrAsk);
+      if (messageOrAsk.method !== 'elicitation/create') {
+        throw new TypeError(
+          `ctx.elicit(): ${messageOrAsk.method} is not an elicitation; use ctx.ask(key, ask).`,
+        );
+      }
+      return this.#pushAsk(push, messageOrAsk, (responseTypeOrOptions ?? {}) as WaitOptions);
+    }
+    const { timeoutMs, ...labels } = maybeOptions;
+    const compiledType = compiled(responseTypeOrOptions as ResponseType, labels);
+    return this.#pushForm(push, messageOrAsk, compiledType, timeoutMs);
+  }
+
+  /**
    * Handshake era: ask the user to complete a step at `url` out of band (URL mode, for secrets
-   * and third-party sign-in that must never pass through the client).
+   * and third-party sign-in that must never pass through the client). The accepted result can
+   * tell the client the step finished (`complete()`).
    */
   async elicitUrl(
     message: string,
@@ -200,7 +389,7 @@ export class Context<TState = unknown> {
       method: 'elicitation/create',
       params: { mode: 'url', message, url: String(url), elicitationId },
     };
-    this.#assertSupported(push, request);
+    this.#assertPushable(push, request);
     const params = elicitParamsFor(request.params, this.requestContext.protocolVersion);
     const answer = toElicitationResult(
       await push.elicit(params, this.#waitOptions(options.timeoutMs)),
@@ -214,62 +403,52 @@ export class Context<TState = unknown> {
     });
   }
 
-  /** Handshake era: have the client's model generate a message. */
+  /**
+   * Handshake era: have the client's model generate a message (from sampling parameters, a
+   * prompt, or an ask built by `sampleRequest`).
+   */
   async sample(
-    init: SampleInit,
+    init: SampleInit | CreateMessageRequest,
     options: { maxTokens?: number; timeoutMs?: number } = {},
   ): Promise<CreateMessageResult> {
     const push = this.#pushChannel('ctx.sample()');
-    const params = samplingParams(init, options.maxTokens);
-    this.#assertSupported(push, { method: 'sampling/createMessage', params });
+    const params =
+      typeof init === 'object' && (init as { method?: unknown }).method === 'sampling/createMessage'
+        ? (init as CreateMessageRequest).params
+        : samplingParams(init as SampleInit, options.maxTokens);
+    this.#assertPushable(push, { method: 'sampling/createMessage', params });
     return push.sample(params, this.#waitOptions(options.timeoutMs));
   }
 
   /** Handshake era: the roots the client exposes. */
-  async listRoots(options: { timeoutMs?: number } = {}): Promise<Root[]> {
+  async listRoots(options: WaitOptions = {}): Promise<Root[]> {
     const push = this.#pushChannel('ctx.listRoots()');
-    this.#assertSupported(push, { method: 'roots/list' });
+    this.#assertPushable(push, { method: 'roots/list' });
     return push.listRoots(this.#waitOptions(options.timeoutMs));
   }
 
   /**
-   * Modern era: the answer to the elicitation asked under `key` on the previous round,
-   * validated against `responseType` (or the request built by `elicitRequest`) and typed;
-   * `undefined` when the client sent no answer under that key (ask again).
+   * Modern era, guard pattern: the answer the client gave under `key` to what the previous round
+   * asked, read by the ask that asked it (or, for a form, a response type), typed like
+   * `ctx.ask`'s; `undefined` when the client sent no answer under that key (ask for it).
    *
    * An answer that did not fit the question as asked has already been asked again by the
    * server (up to `maxReasks` times) before the handler runs; one that fits the question but
    * not `responseType` (a refinement the schema cannot express) throws here, and if the handler
    * lets it go, the server asks again too.
    *
-   * @throws {InvalidAnswerError} when accepted content does not fit the type.
+   * @throws {InvalidAnswerError} when the answer does not fit, or is of another kind.
    */
-  answer<TData>(key: string, ask: TypedElicitRequest<TData>): ElicitationResult<TData> | undefined;
+  answer<const TAsk extends InputRequest>(key: string, ask: TAsk): AnswerOf<TAsk> | undefined;
   answer<const R extends ResponseType>(
     key: string,
     responseType: R,
   ): ElicitationResult<InferResponse<R>> | undefined;
-  answer(
-    key: string,
-    typeOrAsk: ResponseType | TypedElicitRequest<unknown>,
-  ): ElicitationResult<unknown> | undefined {
-    const answer = elicitAnswerOf(this.inputResponses, key);
+  answer(key: string, askOrType: InputRequest | ResponseType): unknown {
+    const answer = answerUnder(this.inputResponses, key);
     if (answer === undefined) return undefined;
-    const compiledType = isElicitRequest(typeOrAsk)
-      ? (askInfoOf(typeOrAsk)?.compiled ??
-        compiled(typeOrAsk.params.mode === 'url' ? null : typeOrAsk.params.requestedSchema))
-      : compiled(typeOrAsk);
-    return toElicitationResult(answer, compiledType, key);
-  }
-
-  /** Modern era: the sampling result answered under `key`, or `undefined`. */
-  samplingAnswer(key: string): CreateMessageResult | undefined {
-    return samplingAnswerOf(this.inputResponses, key);
-  }
-
-  /** Modern era: the roots answered under `key`, or `undefined`. */
-  rootsAnswer(key: string): Root[] | undefined {
-    return rootsAnswerOf(this.inputResponses, key);
+    if (isAsk(askOrType)) return readAnswer(askOrType, answer, key);
+    return toElicitationResult(answer, compiled(askOrType), key);
   }
 
   /**
@@ -291,8 +470,8 @@ export class Context<TState = unknown> {
     const push = this.#init.push;
     if (this.era === 'modern' || push === undefined) {
       throw new EraMismatchError({
-        kind: this.#init.target.kind,
-        name: this.#init.target.name,
+        kind: this.handler.kind,
+        name: this.handler.name,
         protocolVersion: this.requestContext.protocolVersion,
         used: api,
       });
@@ -300,9 +479,8 @@ export class Context<TState = unknown> {
     return push;
   }
 
-  #assertSupported(push: PushChannel, request: InputRequest): void {
-    const unavailable = push.unavailable?.(request);
-    if (unavailable !== undefined) throw unavailable;
+  /** The client can answer `request` at all (its declared capabilities), on either era. */
+  #assertAnswerable(request: InputRequest): void {
     if (!supportsRequest(this.requestContext.clientCapabilities, request)) {
       const required = requiredCapabilities(request);
       throw new UnsupportedCapabilityError({
@@ -312,17 +490,28 @@ export class Context<TState = unknown> {
     }
   }
 
+  #assertPushable(push: PushChannel, request: InputRequest): void {
+    const unavailable = push.unavailable?.(request);
+    if (unavailable !== undefined) throw unavailable;
+    this.#assertAnswerable(request);
+  }
+
   #waitOptions(timeoutMs: number | undefined): { timeout: number; signal: AbortSignal } {
     return { timeout: timeoutMs ?? this.#init.elicitationTimeoutMs, signal: this.signal };
   }
 }
 
-/** True for an elicitation request built by `elicitRequest` (or by hand). */
-function isElicitRequest(value: unknown): value is ElicitRequest {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { method?: unknown }).method === 'elicitation/create' &&
-    typeof (value as { params?: unknown }).params === 'object'
-  );
+function checkKey(api: string, key: unknown): void {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new TypeError(`${api}: the key must be a non-empty string (got ${String(key)}).`);
+  }
+}
+
+function checkAsk(api: string, key: string | undefined, ask: unknown): void {
+  if (!isAsk(ask)) {
+    throw new TypeError(
+      `${api}${key === undefined ? '' : ` '${key}'`}: the ask must be built by elicitRequest, ` +
+        'elicitUrlRequest, sampleRequest or rootsRequest (an elicitation, sampling or roots request).',
+    );
+  }
 }

@@ -31,15 +31,21 @@ export type {
 export { Context } from './context.ts';
 export type {
   ElicitOptions,
-  Flow,
-  HandlerTarget,
   LogLevel,
   RequestContext,
   UrlElicitation,
+  WaitOptions,
 } from './context.ts';
 
 export { elicitRequest, elicitUrlRequest, rootsRequest, sampleRequest } from './asks.ts';
-export type { AskOptions, SampleInit, TypedElicitRequest } from './asks.ts';
+export type {
+  AnswerOf,
+  AnswersOf,
+  AskOptions,
+  SampleInit,
+  TypedElicitRequest,
+  UrlElicitRequest,
+} from './asks.ts';
 
 export type { DeclaredAsk, WarningReporter, WarningSource } from './schemaWarnings.ts';
 export type {
@@ -80,6 +86,8 @@ export {
 export type {
   ElicitationResult,
   Era,
+  Flow,
+  HandlerInfo,
   InputRequiredResult,
   InputRequests,
   InputResponses,

@@ -1,4 +1,4 @@
-import { InvalidRequestStateError, type Implementation } from '@parley/core';
+import { InvalidRequestStateError, type HandlerInfo, type Implementation } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import {
   localhostAllowedHostnames,
@@ -43,7 +43,6 @@ import {
   declaredSchema,
   isDeclaredElicitRequest,
   type DeclaredAsk,
-  type WarningSource,
 } from './schemaWarnings.ts';
 import { buildSessionServer } from './sdk/sessionServer.ts';
 import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
@@ -179,7 +178,11 @@ export class ParleyServer {
     this.#tools.set(name, {
       name,
       options,
-      declaredAsks: this.#checkAsks(api, { kind: 'tool', name }, options.asks),
+      declaredAsks: this.#checkAsks(
+        api,
+        { kind: 'tool', name, cacheable: options.cacheable === true },
+        options.asks,
+      ),
       input,
       paramHeaders: input === undefined ? [] : paramHeadersOf(input.jsonSchema),
       outputJsonSchema:
@@ -219,7 +222,7 @@ export class ParleyServer {
     this.#prompts.set(name, {
       name,
       options,
-      declaredAsks: this.#checkAsks(api, { kind: 'prompt', name }, options.asks),
+      declaredAsks: this.#checkAsks(api, { kind: 'prompt', name, cacheable: false }, options.asks),
       input,
       argumentList: promptArgumentsOf(input),
       handler: handler as PromptHandler<unknown>,
@@ -243,7 +246,11 @@ export class ParleyServer {
     this.#resources.set(uri, {
       uri,
       options: options as AnyResourceOptions,
-      declaredAsks: this.#checkAsks(api, { kind: 'resource', name: uri }, options.asks),
+      declaredAsks: this.#checkAsks(
+        api,
+        { kind: 'resource', name: uri, cacheable: options.cacheable === true },
+        options.asks,
+      ),
       handler: handler as ResourceHandler,
     });
     this.#announce('resources');
@@ -267,7 +274,12 @@ export class ParleyServer {
       options: options as AnyResourceOptions,
       declaredAsks: this.#checkAsks(
         api,
-        { kind: 'resourceTemplate', name: uriTemplate },
+        {
+          kind: 'resourceTemplate',
+          name: uriTemplate,
+          uriTemplate,
+          cacheable: options.cacheable === true,
+        },
         options.asks,
       ),
       matcher: new UriTemplate(uriTemplate),
@@ -414,13 +426,13 @@ export class ParleyServer {
    */
   #checkAsks(
     api: string,
-    target: WarningSource,
+    handler: HandlerInfo,
     asks: Record<string, DeclaredAsk> | undefined,
   ): AskedRecord {
     const record: Record<string, AskedRecord[string]> = {};
     for (const [key, ask] of Object.entries(asks ?? {})) {
       const schema = declaredSchema(api, key, ask);
-      if (schema !== undefined) this.#lintSchema({ ...target, key }, schema);
+      if (schema !== undefined) this.#lintSchema({ handler, key }, schema);
       record[key] = askedEntryOf(
         isDeclaredElicitRequest(ask) || schema === undefined
           ? (ask as never)

@@ -1,5 +1,5 @@
-import type { ElicitationSchema, Implementation, ParleyError } from '@parley/core';
-import type { AuthInfo, ServerCapabilities } from '@modelcontextprotocol/server';
+import type { ElicitationSchema, Implementation } from '@parley/core';
+import type { ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import type { RequestStateSealer } from '@parley/state-sealing';
 
@@ -43,14 +43,6 @@ export interface ServerRuntime {
   middleware: readonly (Middleware | MiddlewareFunction)[];
   /** Opt-in: fulfil asks on handshake-era connections by pushing their requests (see `eraBridge`). */
   eraBridge: boolean;
-}
-
-/** One serving unit: a handshake-era session, or one modern request. */
-export interface ServingUnit {
-  era: 'legacy' | 'modern';
-  authInfo?: AuthInfo | undefined;
-  /** Why server-initiated requests cannot reach this unit's client, if they cannot. */
-  pushUnavailable?: (() => ParleyError) | undefined;
 }
 
 /** True when the server has at least one resource or resource template. */

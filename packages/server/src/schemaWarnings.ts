@@ -1,22 +1,20 @@
-import type { ElicitationSchema, ElicitRequest } from '@parley/core';
+import type { ElicitationSchema, ElicitRequest, HandlerInfo } from '@parley/core';
 import { compileResponseType, lintElicitationSchema, type ResponseType } from '@parley/schema';
-
-import type { HandlerTarget } from './context.ts';
 
 /**
  * Compatibility warnings about the schemas a server asks with (`lintElicitationSchema`):
  * reported once per handler and schema, when an ask is declared at registration or first sent.
  */
 
-/** Where a warning is about. */
-export interface WarningSource extends HandlerTarget {
-  /** The ask's key, when it has one. */
+/** What a warning is about: the handler, and the ask's key when it has one. */
+export interface WarningSource {
+  handler: HandlerInfo;
   key?: string;
 }
 
 export type WarningReporter = (message: string, source: WarningSource) => void;
 
-const LABEL: Record<HandlerTarget['kind'], string> = {
+const LABEL: Record<HandlerInfo['kind'], string> = {
   tool: 'Tool',
   prompt: 'Prompt',
   resource: 'Resource',
@@ -32,10 +30,11 @@ export function createSchemaLinter(
 ): (source: WarningSource, schema: ElicitationSchema) => void {
   const seen = new Set<string>();
   return (source, schema) => {
-    const id = `${source.kind}\u0000${source.name}\u0000${JSON.stringify(schema)}`;
+    const { handler, key } = source;
+    const id = `${handler.kind}\u0000${handler.name}\u0000${JSON.stringify(schema)}`;
     if (seen.has(id)) return;
     if (seen.size < MAX_REMEMBERED) seen.add(id);
-    const where = `${LABEL[source.kind]} '${source.name}'${source.key !== undefined ? `, ask '${source.key}'` : ''}`;
+    const where = `${LABEL[handler.kind]} '${handler.name}'${key !== undefined ? `, ask '${key}'` : ''}`;
     for (const warning of lintElicitationSchema(schema))
       report(`${where}: ${warning.message}`, source);
   };

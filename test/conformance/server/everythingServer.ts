@@ -234,14 +234,9 @@ export function createEverythingServer(): ParleyServer {
     'test_input_required_result_sampling',
     { description: 'MRTR: asks the client model a question' },
     (_args, ctx) => {
-      const answer = ctx.samplingAnswer('sample_request');
-      if (answer === undefined) {
-        return inputRequired({
-          inputRequests: {
-            sample_request: sampleRequest('What is the capital of France?', { maxTokens: 100 }),
-          },
-        });
-      }
+      const ask = sampleRequest('What is the capital of France?', { maxTokens: 100 });
+      const answer = ctx.answer('sample_request', ask);
+      if (answer === undefined) return inputRequired({ inputRequests: { sample_request: ask } });
       const text =
         !Array.isArray(answer.content) && answer.content.type === 'text' ? answer.content.text : '';
       return `The model said: ${text}`;
@@ -252,7 +247,7 @@ export function createEverythingServer(): ParleyServer {
     'test_input_required_result_list_roots',
     { description: 'MRTR: asks for the client roots' },
     (_args, ctx) => {
-      const roots = ctx.rootsAnswer('roots_request');
+      const roots = ctx.answer('roots_request', rootsRequest());
       if (roots === undefined)
         return inputRequired({ inputRequests: { roots_request: rootsRequest() } });
       return `Roots: ${roots.map((root) => root.uri).join(', ')}`;
@@ -295,8 +290,9 @@ export function createEverythingServer(): ParleyServer {
     { description: 'MRTR: several kinds in one round' },
     (_args, ctx) => {
       const name = ctx.answer('user_name', askName);
-      const greeting = ctx.samplingAnswer('greeting');
-      const roots = ctx.rootsAnswer('client_roots');
+      const askGreeting = sampleRequest('Write a one-line greeting', { maxTokens: 50 });
+      const greeting = ctx.answer('greeting', askGreeting);
+      const roots = ctx.answer('client_roots', rootsRequest());
       if (
         ctx.requestState !== 'all-asked' ||
         name === undefined ||
@@ -306,7 +302,7 @@ export function createEverythingServer(): ParleyServer {
         return inputRequired({
           inputRequests: {
             user_name: askName,
-            greeting: sampleRequest('Write a one-line greeting', { maxTokens: 50 }),
+            greeting: askGreeting,
             client_roots: rootsRequest(),
           },
           requestState: 'all-asked',
@@ -350,8 +346,9 @@ export function createEverythingServer(): ParleyServer {
     'test_input_required_result_capabilities',
     { description: 'MRTR: asks only for what the client declared' },
     (_args, ctx) => {
+      const askSample = sampleRequest('Say something', { maxTokens: 20, optional: true });
       const elicited = ctx.answer('elicit_input', String);
-      const sampled = ctx.samplingAnswer('sample_input');
+      const sampled = ctx.answer('sample_input', askSample);
       if (elicited === undefined && sampled === undefined) {
         return inputRequired({
           inputRequests: {
@@ -359,7 +356,7 @@ export function createEverythingServer(): ParleyServer {
               responseTitle: 'Note',
               optional: true,
             }),
-            sample_input: sampleRequest('Say something', { maxTokens: 20, optional: true }),
+            sample_input: askSample,
           },
         });
       }
@@ -388,10 +385,11 @@ export function createEverythingServer(): ParleyServer {
     'test_missing_capability',
     { description: 'Requires the sampling client capability' },
     (_args, ctx) => {
-      if (ctx.samplingAnswer('llm_answer') === undefined) {
+      const ask = sampleRequest('Reply with the single word: pong', { maxTokens: 16 });
+      if (ctx.answer('llm_answer', ask) === undefined) {
         return inputRequired({
           inputRequests: {
-            llm_answer: sampleRequest('Reply with the single word: pong', { maxTokens: 16 }),
+            llm_answer: ask,
           },
         });
       }

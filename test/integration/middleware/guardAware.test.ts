@@ -17,10 +17,9 @@ class GuardAwareMiddleware extends Middleware {
     context: MiddlewareContext,
     callNext: CallNext<ToolResult>,
   ): Promise<ToolResult> {
-    const ctx = context.parleyContext!;
     // Either signal marks a continuation: a state-only round carries requestState with no
     // answers, so it retries with inputResponses === null.
-    const isContinuation = ctx.inputResponses !== null || ctx.requestState !== null;
+    const isContinuation = context.inputResponses !== null || context.requestState !== null;
 
     const result = await callNext();
 

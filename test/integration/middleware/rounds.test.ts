@@ -36,7 +36,7 @@ class Recorder extends Middleware {
 
   async #record<T>(hook: string, context: MiddlewareContext, callNext: CallNext<T>): Promise<T> {
     const result = await callNext();
-    const answers = context.parleyContext?.inputResponses;
+    const answers = context.inputResponses;
     this.seen.push({
       hook,
       method: context.method,
@@ -44,7 +44,7 @@ class Recorder extends Middleware {
       flowId: context.flow?.id,
       round: context.flow?.round,
       answered: answers == null ? null : Object.keys(answers),
-      requestState: context.parleyContext?.requestState,
+      requestState: context.requestState,
       outcome:
         result instanceof InputRequiredToolResult || isInputRequiredResult(result)
           ? 'input_required'
@@ -54,9 +54,6 @@ class Recorder extends Middleware {
     return result;
   }
 
-  override onMessage(context: MiddlewareContext, callNext: CallNext<unknown>) {
-    return this.#record('onMessage', context, callNext);
-  }
   override onRequest(context: MiddlewareContext, callNext: CallNext<unknown>) {
     return this.#record('onRequest', context, callNext);
   }
@@ -101,7 +98,7 @@ describe('a three-round booking on the modern era', () => {
     expect(textOf(result)).toBe('Booked a flight to Paris on 2026-08-01');
     expect(runs.book_flight).toBe(3);
 
-    for (const hook of ['onMessage', 'onRequest', 'onCallTool']) {
+    for (const hook of ['onRequest', 'onCallTool']) {
       const rounds = recorder.calls(hook);
       expect(rounds.map((seen) => seen.isContinuation)).toEqual([false, true, true]);
       expect(rounds.map((seen) => seen.round)).toEqual([1, 2, 3]);
@@ -145,7 +142,7 @@ describe('a three-round booking on the modern era', () => {
     expect(listed.tools.map((tool) => tool.name)).toContain('book_flight');
     const lists = recorder.seen.filter((seen) => seen.method === 'tools/list');
     expect(lists.map((seen) => seen.hook)).toEqual(
-      expect.arrayContaining(['onMessage', 'onRequest', 'onListTools']),
+      expect.arrayContaining(['onRequest', 'onListTools']),
     );
     expect(lists.every((seen) => seen.flowId === undefined && !seen.isContinuation)).toBe(true);
   });
@@ -163,7 +160,7 @@ describe('the same booking on the handshake era', () => {
       'When would you like to fly to Paris?',
     ]);
     expect(runs.book_flight).toBe(1);
-    for (const hook of ['onMessage', 'onRequest', 'onCallTool']) {
+    for (const hook of ['onRequest', 'onCallTool']) {
       expect(recorder.calls(hook)).toEqual([
         {
           hook,

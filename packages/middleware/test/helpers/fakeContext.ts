@@ -4,7 +4,7 @@
  */
 import type { Era, InputResponses } from '@parley/core';
 
-import type { FlowInfo, HandlerInfo, MiddlewareContext } from '../../src/index.ts';
+import type { Flow, HandlerInfo, MiddlewareContext } from '../../src/index.ts';
 
 export interface FakeRound {
   method?: string;
@@ -12,7 +12,7 @@ export interface FakeRound {
   era?: Era;
   principal?: string;
   handler?: HandlerInfo;
-  flow?: FlowInfo;
+  flow?: Flow;
   inputResponses?: InputResponses | null;
   requestState?: string | null;
   resumesFlow?: boolean;
@@ -35,21 +35,9 @@ export function roundContext(init: FakeRound = {}): MiddlewareContext {
     protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
     principal: init.principal,
     handler: init.handler ?? { kind: 'tool', name, cacheable: false },
-    parleyContext: {
-      era,
-      inputResponses,
-      requestState,
-      flow,
-      isContinuation,
-      requestContext: {
-        protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
-        era,
-        method,
-        principal: init.principal,
-        sessionId: undefined,
-      },
-    },
     flow,
+    inputResponses,
+    requestState,
     isContinuation,
     resumesFlow: init.resumesFlow ?? false,
     pushedRequests: init.pushedRequests ?? 0,
@@ -70,8 +58,9 @@ export function listContext(
     protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
     principal: undefined,
     handler: undefined,
-    parleyContext: undefined,
     flow: undefined,
+    inputResponses: null,
+    requestState: null,
     isContinuation: false,
     resumesFlow: false,
     pushedRequests: 0,

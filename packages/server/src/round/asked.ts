@@ -53,9 +53,32 @@ export function askKindOf(request: InputRequest): AskKind {
   }
 }
 
-/** The digest of an ask: what it asks, so a changed question is recognised as a new one. */
+/** Digests by request object: a handler asks the same request objects round after round. */
+const digests = new WeakMap<object, string>();
+
+/**
+ * The digest of an ask: what it asks, so a changed question is recognised as a new one. Asks
+ * are treated as immutable values once built (as the builders make them).
+ */
 export function askDigest(request: InputRequest): string {
-  return digestOf({ method: request.method, params: request.params ?? {} });
+  let digest = digests.get(request);
+  if (digest === undefined) {
+    digest = digestOf({ method: request.method, params: request.params ?? {} });
+    digests.set(request, digest);
+  }
+  return digest;
+}
+
+/**
+ * The digest a form ask has when it was declared at registration as a bare response type (a
+ * schema without a message): what an answer given up front, before any round asked, answered.
+ */
+export function declaredDigest(request: InputRequest): string | undefined {
+  if (request.method !== 'elicitation/create' || request.params.mode === 'url') return undefined;
+  return digestOf({
+    method: request.method,
+    params: { mode: 'form', message: '', requestedSchema: request.params.requestedSchema },
+  });
 }
 
 /** The record of one ask. */

@@ -1,4 +1,4 @@
-import { InvalidRequestStateError, type InputResponses } from '@parley/core';
+import { InvalidRequestStateError, type InputResponse, type InputResponses } from '@parley/core';
 import {
   RequestStateError,
   type RequestBinding,
@@ -11,8 +11,30 @@ import type { AskedEntry, AskedRecord, AskKind } from './asked.ts';
  * What Parley puts inside every sealed `requestState`: the flow's identity, the author's own
  * state, and what the round that minted it asked (so the next round accepts only answers to
  * that). A round that asked a question again after a bad answer also carries the good answers
- * of that round and how often each key was asked again.
+ * of that round and how often each key was asked again. A flow written with `ctx.ask` also
+ * carries every answer it was given so far (each tied to its key and the digest of the question
+ * it answered) and the values `ctx.remember` computed, so a re-run replays them.
+ *
+ * On the wire (JSON, before sealing; short names, since it travels on every round):
+ *
+ * ```
+ * { v: 2, f: flowId, r: round, t: startedAt,
+ *   s?: author state string | j?: author state JSON,
+ *   a?: { key: { k: kind code, d: digest, m?: message, q?: requestedSchema } },   asked
+ *   c?: { key: answer },                                                          carried
+ *   n?: { key: re-ask count },
+ *   y?: { key: [digest, answer] },                                                ctx.ask answers
+ *   z?: { key: value } }                                                          ctx.remember
+ * ```
  */
+
+/** One answer `ctx.ask` was given, kept for the re-runs of its flow. */
+export interface RecordedAnswer {
+  /** The digest of the question it answered: a changed question is asked again. */
+  digest: string;
+  /** The answer as the client sent it (read again, typed, on every replay). */
+  answer: InputResponse;
+}
 
 /** The author's state, as the handler returned it. */
 export type AuthorState = { form: 'string'; value: string } | { form: 'json'; value: unknown };
@@ -32,6 +54,10 @@ export interface RoundEnvelope {
   carried: InputResponses;
   /** How many times each key has been asked again after a bad answer. */
   reasks: Readonly<Record<string, number>>;
+  /** The answers `ctx.ask` was given in this flow so far, by key. */
+  answers: Readonly<Record<string, RecordedAnswer>>;
+  /** The values `ctx.remember` computed in this flow so far, by key (JSON). */
+  remembered: Readonly<Record<string, unknown>>;
 }
 
 const KIND_CODES: Record<AskKind, string> = { form: 'e', url: 'u', sampling: 's', roots: 'r' };
@@ -54,6 +80,8 @@ interface WireEnvelope {
   a?: Record<string, WireAsk>;
   c?: Record<string, unknown>;
   n?: Record<string, number>;
+  y?: Record<string, [string, unknown]>;
+  z?: Record<string, unknown>;
 }
 
 /** A fresh, unguessable flow id. */
@@ -86,6 +114,13 @@ function toWire(envelope: RoundEnvelope): WireEnvelope {
   }
   if (!isEmpty(envelope.carried)) wire.c = envelope.carried;
   if (!isEmpty(envelope.reasks)) wire.n = envelope.reasks;
+  if (!isEmpty(envelope.answers)) {
+    wire.y = {};
+    for (const [key, recorded] of Object.entries(envelope.answers)) {
+      wire.y[key] = [recorded.digest, recorded.answer];
+    }
+  }
+  if (!isEmpty(envelope.remembered)) wire.z = envelope.remembered;
   return wire;
 }
 
@@ -111,9 +146,22 @@ function askedOf(wire: unknown): AskedRecord | undefined {
   return asked;
 }
 
+function answersOf(wire: unknown): Record<string, RecordedAnswer> | undefined {
+  if (wire === undefined) return {};
+  if (!isRecord(wire)) return undefined;
+  const answers: Record<string, RecordedAnswer> = {};
+  for (const [key, entry] of Object.entries(wire)) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isRecord(entry[1])) {
+      return undefined;
+    }
+    answers[key] = { digest: entry[0], answer: entry[1] as unknown as InputResponse };
+  }
+  return answers;
+}
+
 function fromWire(value: unknown): RoundEnvelope | undefined {
   if (!isRecord(value) || value.v !== 2) return undefined;
-  const { f, r, t, s, a, c, n } = value;
+  const { f, r, t, s, a, c, n, y, z } = value;
   if (typeof f !== 'string' || !Number.isSafeInteger(r) || (r as number) < 1) return undefined;
   if (!Number.isSafeInteger(t) || (s !== undefined && typeof s !== 'string')) return undefined;
   const asked = askedOf(a);
@@ -122,6 +170,8 @@ function fromWire(value: unknown): RoundEnvelope | undefined {
   if (n !== undefined && (!isRecord(n) || !Object.values(n).every(Number.isSafeInteger))) {
     return undefined;
   }
+  const answers = answersOf(y);
+  if (answers === undefined || (z !== undefined && !isRecord(z))) return undefined;
   return {
     flowId: f,
     round: r as number,
@@ -135,7 +185,17 @@ function fromWire(value: unknown): RoundEnvelope | undefined {
     asked,
     carried: (c ?? {}) as InputResponses,
     reasks: (n ?? {}) as Record<string, number>,
+    answers,
+    remembered: (z ?? {}) as Record<string, unknown>,
   };
+}
+
+/** The bytes (UTF-8, before sealing) the flow's replay record takes in an envelope. */
+export function recordBytes(envelope: RoundEnvelope): { answers: number; remembered: number } {
+  const wire = toWire(envelope);
+  const size = (value: unknown) =>
+    value === undefined ? 0 : new TextEncoder().encode(JSON.stringify(value)).length;
+  return { answers: size(wire.y), remembered: size(wire.z) };
 }
 
 /** Seal an envelope. Rejects with a `RequestStateError` (`too-large`) past the size budget. */

@@ -17,7 +17,7 @@ import {
 import { askInfoOf } from '../asks.ts';
 import { recordAsks } from './asked.ts';
 import { RoundFault } from './errors.ts';
-import { sealEnvelope, type AuthorState, type RoundEnvelope } from './envelope.ts';
+import { recordBytes, sealEnvelope, type AuthorState, type RoundEnvelope } from './envelope.ts';
 import { elicitRequestFor } from './versionSchemas.ts';
 
 /**
@@ -54,6 +54,24 @@ export function authorStateOf(ask: InputRequiredResult): AuthorState | null {
     return { form: 'string', value: ask.requestState };
   }
   return null;
+}
+
+/** How much of an envelope the flow's record of `ctx.ask` answers and `ctx.remember` values take. */
+function recordShare(envelope: RoundEnvelope): string {
+  const { answers, remembered } = recordBytes(envelope);
+  if (answers === 0 && remembered === 0) return '';
+  const parts = [
+    ...(answers > 0
+      ? [`the answers ctx.ask recorded (${Object.keys(envelope.answers).length}) take ${answers} bytes`]
+      : []),
+    ...(remembered > 0
+      ? [`the values ctx.remember recorded (${Object.keys(envelope.remembered).length}) take ${remembered} bytes`]
+      : []),
+  ];
+  return (
+    ` Of the state, ${parts.join(' and ')}: every answer and remembered value of the flow ` +
+    'travels on each round, so remember small things (an id, not a document).'
+  );
 }
 
 /** Where an ask goes: the client's facts, and the flow the state continues. */
@@ -106,17 +124,15 @@ export async function finishAsk(
         : request;
   }
   let requestState: string;
+  const envelope = { ...destination.envelope, asked: destination.envelope.asked ?? recordAsks(kept) };
   try {
-    requestState = await sealEnvelope(
-      destination.sealer,
-      { ...destination.envelope, asked: destination.envelope.asked ?? recordAsks(kept) },
-      destination.binding,
-    );
+    requestState = await sealEnvelope(destination.sealer, envelope, destination.binding);
   } catch (error) {
     if (error instanceof RequestStateError && error.reason === 'too-large') {
-      throw new RoundFault(`The state of this round is too large to send: ${error.message}`, {
-        cause: error,
-      });
+      throw new RoundFault(
+        `The state of this round is too large to send: ${error.message}.${recordShare(envelope)}`,
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -6,6 +6,7 @@ import {
   JSON_RPC_ERROR_CODES,
   ParleyError,
   ToolResult,
+  type Flow,
   type InputRequest,
   type InputRequiredResult,
   type InputResponses,
@@ -15,11 +16,13 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
-import { Context, type Flow } from '../context.ts';
+import { Context } from '../context.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { screenAnswers, type AskedRecord } from './asked.ts';
 import { bridgeAsk } from './bridge.ts';
 import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
+import { FlowReplay } from './replay.ts';
+import { suspensions, swallowedSuspension } from './suspension.ts';
 import { RoundFault, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { authorStateOf, finishAsk } from './finishAsk.ts';
 import { limitProblem } from './limits.ts';
@@ -132,8 +135,8 @@ async function openRound(
   const { kept, dropped } = screenAnswers(raw, asked);
   for (const key of dropped) {
     runtime.warn(
-      `${target.target.kind === 'tool' ? 'Tool' : 'Handler'} '${target.target.name}': ignored an answer under '${key}', which ${envelope === undefined ? 'no round of this flow asked' : 'the previous round did not ask'}.`,
-      { ...target.target, key },
+      `${target.handler.kind === 'tool' ? 'Tool' : 'Handler'} '${target.handler.name}': ignored an answer under '${key}', which ${envelope === undefined ? 'no round of this flow asked' : 'the previous round did not ask'}.`,
+      { handler: target.handler, key },
     );
   }
   const answers: Record<string, InputResponses[string]> = { ...envelope?.carried, ...kept };
@@ -158,10 +161,14 @@ async function openRound(
   return { flow, envelope, asked, answers: Object.freeze(answers), reask, use };
 }
 
-/** The ask that puts `problems` to the user again, and the envelope it continues with. */
+/**
+ * The ask that puts `problems` to the user again, and the envelope it continues with (with what
+ * `ctx.ask` and `ctx.remember` recorded on this run, so a re-run after the re-ask replays it).
+ */
 function reaskOf(
   opened: OpenedRound & { envelope: RoundEnvelope },
   problems: AnswerProblem[],
+  replay: FlowReplay,
 ): { ask: InputRequiredResult; envelope: RoundEnvelope } {
   const { envelope } = opened;
   const inputRequests: Record<string, InputRequest> = {};
@@ -177,7 +184,13 @@ function reaskOf(
   }
   return {
     ask: { resultType: 'input_required', inputRequests },
-    envelope: { ...envelope, carried, reasks },
+    envelope: {
+      ...envelope,
+      carried,
+      reasks,
+      answers: replay.answers,
+      remembered: replay.remembered,
+    },
   };
 }
 
@@ -213,9 +226,10 @@ function middlewareContextOf(
     era: context.era,
     protocolVersion: context.requestContext.protocolVersion,
     principal: context.requestContext.principal,
-    handler: target.info,
-    parleyContext: context,
+    handler: target.handler,
     flow: context.flow,
+    inputResponses: context.inputResponses,
+    requestState: context.requestState,
     isContinuation: context.isContinuation,
     resumesFlow,
     get pushedRequests() {
@@ -223,6 +237,33 @@ function middlewareContextOf(
     },
     store: new Map(),
   };
+}
+
+/**
+ * Run the handler, and end the round at the question `ctx.ask` had no answer to: the suspension
+ * becomes the round's ask here, inside the middleware chain, so middleware sees an ordinary
+ * asking round. A suspension the handler caught and did not rethrow ends the round in an error
+ * that says so (never a result built on an answer it does not have, never a hang).
+ */
+async function runHandler(
+  target: RoundTarget,
+  args: unknown,
+  context: Context,
+): Promise<ReturnType<RoundTarget['normalise']>> {
+  let result: ReturnType<RoundTarget['normalise']>;
+  try {
+    result = await target.run(args, context);
+  } catch (error) {
+    const suspension = suspensions.get(context);
+    if (suspension === undefined) throw error;
+    if (error !== suspension) {
+      throw swallowedSuspension(target.handler, suspension, 'threw', error);
+    }
+    return target.normalise({ resultType: 'input_required', inputRequests: suspension.pending });
+  }
+  const suspension = suspensions.get(context);
+  if (suspension !== undefined) throw swallowedSuspension(target.handler, suspension, 'returned');
+  return result;
 }
 
 /** Run the middleware chain and the handler (or the re-ask), and finish the round. */
@@ -254,10 +295,12 @@ async function runRound(
             req.push!.listRoots(...call)
           ),
         };
+  const replay = new FlowReplay(envelope, opened.answers, opened.asked);
   const context = new Context({
-    target: target.target,
+    handler: target.handler,
     request: req.request,
     flow,
+    replay,
     inputResponses: opened.answers,
     requestState:
       envelope?.state == null
@@ -272,19 +315,19 @@ async function runRound(
     log: req.log,
     progress: req.progress,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
-    lintSchema: (schema) => runtime.lintSchema(target.target, schema),
+    lintSchema: (schema) => runtime.lintSchema({ handler: target.handler }, schema),
   });
 
   // A re-ask made here (not by the handler) keeps the previous round's record and state.
   let reask: ReturnType<typeof reaskOf> | undefined;
   const reaskNow = (problems: AnswerProblem[]) => {
-    reask = reaskOf(opened as OpenedRound & { envelope: RoundEnvelope }, problems);
+    reask = reaskOf(opened as OpenedRound & { envelope: RoundEnvelope }, problems, replay);
     return target.normalise(reask.ask);
   };
   const terminal = async () => {
     if (opened.reask.length > 0) return reaskNow(opened.reask);
     try {
-      return await target.run(args, context);
+      return await runHandler(target, args, context);
     } catch (error) {
       // `-32042` does not exist on the modern era: the same pages become URL asks.
       const pages = urlElicitationAsk(error, context.era);
@@ -315,15 +358,15 @@ async function runRound(
   if (ask === undefined) return finishComplete(req, target, result, context);
   if (req.request.era === 'handshake' && !runtime.eraBridge) {
     throw new EraMismatchError({
-      kind: target.target.kind,
-      name: target.target.name,
+      kind: target.handler.kind,
+      name: target.handler.name,
       protocolVersion: req.request.protocolVersion,
       used: 'inputRequired',
     });
   }
   for (const [key, request] of Object.entries(ask.inputRequests ?? {})) {
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
-      runtime.lintSchema({ ...target.target, key }, request.params.requestedSchema);
+      runtime.lintSchema({ handler: target.handler, key }, request.params.requestedSchema);
     }
   }
   const isReask = reask !== undefined && ask.inputRequests === reask.ask.inputRequests;
@@ -341,6 +384,8 @@ async function runRound(
           state: authorStateOf(ask),
           carried: {},
           reasks: {},
+          answers: replay.answers,
+          remembered: replay.remembered,
         },
   });
   return { kind: 'result', result: wire as unknown as Record<string, unknown> };
@@ -418,11 +463,11 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
   }
   const site: FailureSite = {
     era,
-    kind: target.target.kind,
+    kind: target.handler.kind,
     method: req.method,
-    target: target.target.name,
+    target: target.handler.name,
   };
-  const what = `${KIND_LABEL[target.target.kind]} ${target.target.name}`;
+  const what = `${KIND_LABEL[target.handler.kind]} ${target.handler.name}`;
 
   const tooLarge =
     limitProblem(target.arguments, runtime.limits.maxDepth, runtime.limits.maxNodes) ??
@@ -440,7 +485,7 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
   if (!checked.ok) {
     const message = `Invalid arguments for ${what}: ${checked.issues.join('; ')}`;
     // SEP-1303: a tool's argument errors are a result the model can read and correct.
-    if (target.target.kind === 'tool') {
+    if (target.handler.kind === 'tool') {
       return { kind: 'result', result: toolError(new Error(message)).toJSON() as never };
     }
     return { kind: 'error', error: { code: JSON_RPC_ERROR_CODES.invalidParams, message } };
@@ -448,7 +493,7 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
 
   const binding: RequestBinding = {
     method: req.method,
-    target: target.target.name,
+    target: target.handler.name,
     arguments: target.bindingArguments,
     ...(req.request.principal !== undefined ? { principal: req.request.principal } : {}),
   };

@@ -2,14 +2,14 @@ import {
   InputRequiredToolResult,
   ToolResult,
   isInputRequiredResult,
-  type HandlerKind,
   type InputRequiredResult,
   type ReadResourceResult,
 } from '@parley/core';
 import { ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import type { HandlerInfo, PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
+import type { HandlerInfo } from '@parley/core';
+import type { PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
 
-import type { Context, HandlerTarget } from '../context.ts';
+import type { Context } from '../context.ts';
 import type {
   PromptDefinition,
   ResourceDefinition,
@@ -35,9 +35,8 @@ export type NormalisedResult = ToolResult | PromptRoundResult | ResourceRoundRes
 export type ArgumentCheck = { ok: true; value: unknown } | { ok: false; issues: string[] };
 
 export interface RoundTarget {
-  target: HandlerTarget;
-  /** How middleware sees the handler. */
-  info: HandlerInfo;
+  /** The handler, as the context, middleware and warnings name it. */
+  handler: HandlerInfo;
   /** The request's params as middleware sees them. */
   middlewareParams: Record<string, unknown>;
   /** What sealed state is bound to: the arguments exactly as the client sent them. */
@@ -73,8 +72,7 @@ function toolTarget(tool: ToolDefinition, params: Record<string, unknown>): Roun
   const hasOutputSchema = tool.options.outputSchema !== undefined;
   const args = params.arguments;
   return {
-    target: { kind: 'tool', name: tool.name },
-    info: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+    handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
     middlewareParams: { name: tool.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: args ?? {},
@@ -91,8 +89,7 @@ function toolTarget(tool: ToolDefinition, params: Record<string, unknown>): Roun
 function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>): RoundTarget {
   const args = params.arguments;
   return {
-    target: { kind: 'prompt', name: prompt.name },
-    info: { kind: 'prompt', name: prompt.name, cacheable: false },
+    handler: { kind: 'prompt', name: prompt.name, cacheable: false },
     middlewareParams: { name: prompt.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: args ?? {},
@@ -106,16 +103,14 @@ function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>)
 }
 
 function resourceTarget(
-  kind: HandlerKind,
   uri: string,
   definition: ResourceDefinition | ResourceTemplateDefinition,
-  info: HandlerInfo,
+  handler: HandlerInfo,
   read: (ctx: Context) => Promise<unknown>,
 ): RoundTarget {
   const { mimeType } = definition.options;
   return {
-    target: { kind, name: uri },
-    info,
+    handler,
     middlewareParams: { uri },
     bindingArguments: {},
     arguments: {},
@@ -155,7 +150,6 @@ export function resolveTarget(
   const fixed = runtime.resources.get(uri);
   if (fixed !== undefined) {
     return resourceTarget(
-      'resource',
       uri,
       fixed,
       { kind: 'resource', name: uri, cacheable: fixed.options.cacheable === true },
@@ -166,7 +160,6 @@ export function resolveTarget(
     const variables = template.matcher.match(uri);
     if (variables === null) continue;
     return resourceTarget(
-      'resourceTemplate',
       uri,
       template,
       {

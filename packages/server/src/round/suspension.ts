@@ -1,0 +1,70 @@
+import type { HandlerInfo, InputRequest, InputRequests } from '@parley/core';
+
+import { RoundFault } from './errors.ts';
+
+/**
+ * How `ctx.ask` ends a modern round at a question that has no answer yet: it throws an
+ * {@link AskSuspension}, the round pipeline catches it where the handler returns (inside the
+ * middleware chain, so middleware sees an ordinary asking round), and the round ends with an
+ * `InputRequiredResult` for the pending questions. The handler runs again from the top when the
+ * client answers, and `ctx.ask` then returns the answers.
+ *
+ * It is thrown, not returned, so `await ctx.ask(...)` needs no `if` around it. A handler that
+ * catches it and carries on would otherwise finish with a result built on an answer it never
+ * got; so the suspension is remembered by the context, and a round that ends any other way
+ * after one is a {@link RoundFault} that says what happened.
+ */
+
+/** The signal `ctx.ask` throws to end the round at a question with no answer yet. */
+export class AskSuspension extends Error {
+  /** The questions this round ends with, by key (asks made after it join it: see `add`). */
+  readonly pending: InputRequests = {};
+
+  constructor() {
+    super(
+      'ctx.ask() ended this round to put a question to the user; the handler runs again with ' +
+        'the answer. This is not an error: let it propagate (rethrow what you do not handle).',
+    );
+    this.name = 'AskSuspension';
+  }
+
+  /**
+   * Add a question. Asks made while the round is already suspended (the other branches of a
+   * `Promise.all`, say) are asked in the same round.
+   */
+  add(key: string, request: InputRequest): void {
+    this.pending[key] = request;
+  }
+
+  /** The keys this round asks. */
+  get keys(): string[] {
+    return Object.keys(this.pending);
+  }
+}
+
+/** The suspension each context threw, if its run ended at a question (read by the pipeline). */
+export const suspensions: WeakMap<object, AskSuspension> = new WeakMap();
+
+const LABEL: Record<HandlerInfo['kind'], string> = {
+  tool: 'Tool',
+  prompt: 'Prompt',
+  resource: 'Resource',
+  resourceTemplate: 'Resource template',
+};
+
+/** The error a round ends in when its handler caught the suspension and did not rethrow it. */
+export function swallowedSuspension(
+  handler: HandlerInfo,
+  suspension: AskSuspension,
+  outcome: 'returned' | 'threw',
+  cause?: unknown,
+): RoundFault {
+  const keys = suspension.keys.map((key) => `'${key}'`).join(', ');
+  return new RoundFault(
+    `${LABEL[handler.kind]} '${handler.name}' caught the suspension of ctx.ask(${keys}) and ` +
+      `${outcome === 'returned' ? 'returned a result' : 'threw another error'} instead of letting it ` +
+      'propagate, so the question was never asked. Rethrow errors you do not handle (a ' +
+      'try/catch around ctx.ask must not swallow everything).',
+    cause === undefined ? {} : { cause },
+  );
+}
