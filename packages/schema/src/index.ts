@@ -6,8 +6,10 @@
 export { compileResponseType } from './compileResponseType.ts';
 export type {
   CompiledResponseType,
+  DeepReadonly,
   ElicitationSchemaInput,
   InferResponse,
+  MultiSelectOf,
   ResponseType,
   ResponseTypeOptions,
   StringEnumObject,
@@ -28,5 +30,6 @@ export type { SchemaWarning } from './lintElicitationSchema.ts';
 
 export { describeFields } from './describeFields.ts';
 export type { FieldDescriptor, FieldOption } from './fieldDescriptor.ts';
+export type { StringFormat } from './formats.ts';
 export { createResponseType } from './createResponseType.ts';
 export type { AcceptedResponse, ResponseBuilder } from './createResponseType.ts';

@@ -24,7 +24,8 @@ export interface ZodSchemaLike {
   readonly _zod: { readonly def: object; readonly output: unknown };
 }
 
-type DeepReadonly<T> = T extends readonly (infer E)[]
+/** `T` read-only all the way down (how an inline wire schema is accepted). */
+export type DeepReadonly<T> = T extends readonly (infer E)[]
   ? readonly DeepReadonly<E>[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
@@ -64,7 +65,8 @@ export type ResponseType =
   | StandardJsonSchemaLike
   | ElicitationSchemaInput;
 
-type MultiSelectOf<Inner> = Inner extends readonly string[]
+/** The answer type of a multi-select over `Inner` (`[['a', 'b']]`, `[TitledOptions]`, `[Enum]`). */
+export type MultiSelectOf<Inner> = Inner extends readonly string[]
   ? Inner[number][]
   : Inner extends TitledOptions
     ? (keyof Inner & string)[]

@@ -145,6 +145,7 @@ export class Context<TState = unknown> {
   readonly signal: AbortSignal;
   readonly #init: ContextInit;
 
+  /** @internal The server builds one per round; handlers never construct one. */
   constructor(init: ContextInit) {
     this.#init = init;
     this.requestContext = init.request;
@@ -199,7 +200,7 @@ export class Context<TState = unknown> {
    * // docs/examples/elicitation/ask.ts#bookFlight
    * ```
    */
-  async ask<const TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
+  async ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
     checkKey('ctx.ask()', key);
     checkAsk('ctx.ask()', key, ask);
     const answers = await this.#resolve({ [key]: ask });
@@ -211,7 +212,7 @@ export class Context<TState = unknown> {
    * the questions the flow has no answers to yet go to the client together; on the handshake era
    * they are asked one after another.
    */
-  async askAll<const TAsks extends Record<string, InputRequest>>(
+  async askAll<TAsks extends Record<string, InputRequest>>(
     asks: TAsks,
   ): Promise<AnswersOf<TAsks>> {
     if (typeof asks !== 'object' || asks === null || Object.keys(asks).length === 0) {
@@ -349,7 +350,7 @@ export class Context<TState = unknown> {
     responseType: R,
     options?: ElicitOptions,
   ): Promise<ElicitationResult<InferResponse<R>>>;
-  elicit<const TAsk extends TypedElicitRequest<unknown> | UrlElicitRequest>(
+  elicit<TAsk extends TypedElicitRequest<unknown> | UrlElicitRequest>(
     ask: TAsk,
     options?: WaitOptions,
   ): Promise<AnswerOf<TAsk>>;
@@ -439,7 +440,7 @@ export class Context<TState = unknown> {
    *
    * @throws {InvalidAnswerError} when the answer does not fit, or is of another kind.
    */
-  answer<const TAsk extends InputRequest>(key: string, ask: TAsk): AnswerOf<TAsk> | undefined;
+  answer<TAsk extends InputRequest>(key: string, ask: TAsk): AnswerOf<TAsk> | undefined;
   answer<const R extends ResponseType>(
     key: string,
     responseType: R,

@@ -84,11 +84,20 @@ export {
   isModernVersion,
 } from '@parley/core';
 export type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
   ElicitationResult,
   Era,
   Flow,
   HandlerInfo,
+  Implementation,
+  InputRequest,
   InputRequiredResult,
   InputRequests,
   InputResponses,
+  ListRootsRequest,
+  Root,
 } from '@parley/core';

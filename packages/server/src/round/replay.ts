@@ -43,14 +43,22 @@ export interface AskResolver {
 export class FlowReplay implements AskResolver {
   readonly #answers: Record<string, RecordedAnswer>;
   readonly #remembered: Record<string, unknown>;
-  /** This round's answers (screened: only keys the previous round asked), or `null`. */
-  readonly #fresh: Readonly<InputResponses> | null;
-  /** What the previous round asked, so a fresh answer is taken only for the same question. */
-  readonly #asked: AskedRecord;
-  /** True when `#asked` is the handler's declared asks (a round without state). */
+  /** Keys whose answer in `#answers` came on this round (not replayed). */
+  readonly #fresh = new Set<string>();
+  /** True when the answers came without state, to the handler's declared asks. */
   readonly #declared: boolean;
   readonly #replayed: string[] = [];
+  /**
+   * The handler used `ctx.ask` or `ctx.remember` in this flow: only then is there a record to
+   * carry (a guard-pattern flow's state stays as small as it was).
+   */
+  #engaged: boolean;
 
+  /**
+   * @param fresh this round's answers, screened: only keys the previous round asked, each in
+   *   the shape of its kind (or `null` when none came).
+   * @param asked what those answers answer (the previous round's record, or the declared asks).
+   */
   constructor(
     envelope: RoundEnvelope | undefined,
     fresh: Readonly<InputResponses> | null,
@@ -58,38 +66,45 @@ export class FlowReplay implements AskResolver {
   ) {
     this.#answers = { ...envelope?.answers };
     this.#remembered = { ...envelope?.remembered };
-    this.#fresh = fresh;
-    this.#asked = asked;
     this.#declared = envelope === undefined;
+    this.#engaged =
+      envelope !== undefined &&
+      (Object.keys(envelope.answers).length > 0 || Object.keys(envelope.remembered).length > 0);
+    // Every answer to what was asked is recorded with the digest of that question, whether or
+    // not this run reaches its ask: a run that stops at an earlier question (one that changed)
+    // keeps it for the run that gets there.
+    for (const [key, answer] of Object.entries(fresh ?? {})) {
+      const entry = Object.hasOwn(asked, key) ? asked[key] : undefined;
+      if (entry === undefined) continue;
+      this.#answers[key] = { digest: entry.digest, answer };
+      this.#fresh.add(key);
+    }
   }
 
   find(key: string, request: InputRequest): FoundAnswer | undefined {
-    const digest = askDigest(request);
+    this.#engaged = true;
     const recorded = Object.hasOwn(this.#answers, key) ? this.#answers[key] : undefined;
-    if (recorded !== undefined && recorded.digest === digest) {
-      return { answer: recorded.answer, source: 'recorded', digest };
-    }
-    const answer = this.#fresh !== null && Object.hasOwn(this.#fresh, key) ? this.#fresh[key] : undefined;
-    if (answer === undefined) return undefined;
-    const entry = this.#asked[key];
-    if (entry === undefined) return undefined;
+    if (recorded === undefined) return undefined;
+    const digest = askDigest(request);
+    const fresh = this.#fresh.has(key);
     // An answer to another question under the same key (the handler now asks something else)
-    // never answers this one: it is asked again.
+    // never answers this one: it is asked again. A declared bare response type has no message,
+    // so an answer given up front to it matches any message with its schema.
     const matches =
-      entry.digest === digest || (this.#declared && entry.digest === declaredDigest(request));
-    return matches ? { answer, source: 'answered', digest } : undefined;
+      recorded.digest === digest ||
+      (fresh && this.#declared && recorded.digest === declaredDigest(request));
+    if (!matches) return undefined;
+    return { answer: recorded.answer, source: fresh ? 'answered' : 'recorded', digest };
   }
 
   record(key: string, found: FoundAnswer): void {
-    if (found.source === 'recorded') {
-      this.#replayed.push(key);
-      return;
-    }
-    this.#answers[key] = { digest: found.digest, answer: found.answer };
+    if (found.source === 'recorded') this.#replayed.push(key);
+    else this.#answers[key] = { digest: found.digest, answer: found.answer };
   }
 
   /** The value `ctx.remember` computed under `key` on an earlier round, if any. */
   recall(key: string): { value: unknown } | undefined {
+    this.#engaged = true;
     if (!Object.hasOwn(this.#remembered, key)) return undefined;
     this.#replayed.push(key);
     return { value: this.#remembered[key] };
@@ -97,6 +112,7 @@ export class FlowReplay implements AskResolver {
 
   /** Keep a value `ctx.remember` computed (already checked to be JSON). */
   keep(key: string, value: unknown): void {
+    this.#engaged = true;
     this.#remembered[key] = value;
   }
 
@@ -105,11 +121,12 @@ export class FlowReplay implements AskResolver {
     return this.#replayed;
   }
 
-  /** What the next envelope carries: every answer and value of the flow so far. */
+  /** What the next envelope carries: every answer of the flow so far. */
   get answers(): Readonly<Record<string, RecordedAnswer>> {
-    return this.#answers;
+    return this.#engaged ? this.#answers : {};
   }
 
+  /** What the next envelope carries: every value `ctx.remember` computed in the flow so far. */
   get remembered(): Readonly<Record<string, unknown>> {
     return this.#remembered;
   }
