@@ -47,7 +47,8 @@ export function labelsOnAnObject(): unknown {
     'Where should we deliver?',
     z.object({ street: z.string() }),
     {
-      responseTitle: 'Address', // TypeError: label the object's fields instead
+      // @ts-expect-error label the object's fields instead (a TypeError at run time too)
+      responseTitle: 'Address',
     },
   );
   // #endregion labelError

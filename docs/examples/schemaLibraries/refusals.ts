@@ -4,12 +4,13 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import * as z from 'zod';
 
-// Each throws the same TypeError, before anything is sent.
+// Each is a compile-time error, and throws the same TypeError before anything is sent.
 
 export function withZod() {
   // #region zod
   return elicitRequest(
     'Where to deliver?',
+    // @ts-expect-error elicitation cannot carry this shape (a nested object)
     z.object({ address: z.object({ street: z.string() }) }),
   );
   // #endregion zod
@@ -19,6 +20,7 @@ export function withValibot() {
   // #region valibot
   return elicitRequest(
     'Where to deliver?',
+    // @ts-expect-error elicitation cannot carry this shape (a nested object)
     toStandardJsonSchema(
       v.object({ address: v.object({ street: v.string() }) }),
     ),
@@ -30,6 +32,7 @@ export function withArkType() {
   // #region arktype
   return elicitRequest(
     'Where to deliver?',
+    // @ts-expect-error elicitation cannot carry this shape (a nested object)
     type({ address: { street: 'string' } }),
   );
   // #endregion arktype

@@ -5,6 +5,7 @@ import type { FieldDescriptor } from './fieldDescriptor.ts';
 import { OBJECT_REFUSALS, fieldOf, objectOf } from './fieldRules.ts';
 import { jsonSchemaNode } from './jsonSchemaNode.ts';
 import { elicitationJsonSchema } from './libraryJsonSchema.ts';
+import type { ElicitableShape, ResponseTypeOptionsFor } from './elicitable.ts';
 import type {
   CompiledResponseType,
   InferResponse,
@@ -218,11 +219,11 @@ function parser(found: Plan, fields: FieldDescriptor[]): (content: unknown) => u
  * naming the field, before anything reaches the wire. Does no caching: call it per request.
  */
 export function compileResponseType<const R extends ResponseType>(
-  responseType: R,
-  options?: ResponseTypeOptions,
+  responseType: R & ElicitableShape<R>,
+  options?: ResponseTypeOptionsFor<R>,
 ): CompiledResponseType<InferResponse<R>> {
   const found = plan(responseType);
-  const label = labels(options);
+  const label = labels(options as ResponseTypeOptions | undefined);
   if (found.kind !== 'wrapped' && Object.keys(label).length > 0) {
     const why =
       found.kind === 'approve'

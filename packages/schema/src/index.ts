@@ -4,6 +4,7 @@
  */
 
 export { compileResponseType } from './compileResponseType.ts';
+export type { ElicitableShape, ResponseTypeOptionsFor, UncarriableShape } from './elicitable.ts';
 export type {
   CompiledResponseType,
   DeepReadonly,

@@ -302,16 +302,19 @@ describe('responseTitle and responseDescription', () => {
     ).toEqual({ type: 'string', title: 'Full name', description: 'From zod' });
   });
 
-  test('are refused with an object response type, as in the seeds', () => {
+  test('are refused with an object response type, as in the seeds (and at compile time)', () => {
     expect(() =>
+      // @ts-expect-error the object has its own fields to title
       compileResponseType(z.object({ name: z.string() }), { responseTitle: 'Person' }),
     ).toThrow(/^compileResponseType: responseTitle and responseDescription label the wrapper/);
     expect(() =>
       compileResponseType(
         { type: 'object', properties: { name: { type: 'string' } } },
+        // @ts-expect-error a wire schema has its own fields too
         { responseDescription: 'x' },
       ),
     ).toThrow(TypeError);
+    // @ts-expect-error approve-only has no field at all
     expect(() => compileResponseType(null, { responseTitle: 'OK?' })).toThrow(
       /approve-only \(null\) response has no field to label/,
     );

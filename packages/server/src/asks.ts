@@ -13,9 +13,11 @@ import type {
 } from '@parley/core';
 import {
   type CompiledResponseType,
+  type ElicitableShape,
   type InferResponse,
   type ResponseType,
   type ResponseTypeOptions,
+  type ResponseTypeOptionsFor,
 } from '@parley/schema';
 
 import { compiled } from './compiledResponseTypes.ts';
@@ -123,14 +125,14 @@ export function isAsk(value: unknown): value is InputRequest {
  */
 export function elicitRequest<const R extends ResponseType>(
   message: string,
-  responseType: R,
-  options: ResponseTypeOptions & AskOptions = {},
+  responseType: R & ElicitableShape<R>,
+  options?: ResponseTypeOptionsFor<R> & AskOptions,
 ): TypedElicitRequest<InferResponse<R>> {
   if (typeof message !== 'string' || message.length === 0) {
     throw new TypeError('elicitRequest: message must be a non-empty string.');
   }
-  const { optional = false, ...labels } = options;
-  const compiledType = compiled(responseType, labels);
+  const { optional = false, ...labels } = (options ?? {}) as ResponseTypeOptions & AskOptions;
+  const compiledType = compiled(responseType as R, labels);
   return withInfo(
     {
       method: 'elicitation/create' as const,

@@ -23,7 +23,7 @@ export function compiled<const R extends ResponseType>(
     responseType === null ||
     (typeof responseType !== 'object' && typeof responseType !== 'function')
   ) {
-    return compileResponseType(responseType, options);
+    return compileResponseType(responseType, options as never);
   }
   const key = `${options.responseTitle ?? ''}\u0000${options.responseDescription ?? ''}`;
   let byLabels = cache.get(responseType);
@@ -33,7 +33,7 @@ export function compiled<const R extends ResponseType>(
   }
   let entry = byLabels.get(key);
   if (entry === undefined) {
-    entry = compileResponseType(responseType, options) as CompiledResponseType<unknown>;
+    entry = compileResponseType(responseType, options as never) as CompiledResponseType<unknown>;
     byLabels.set(key, entry);
   }
   return entry as CompiledResponseType<InferResponse<R>>;

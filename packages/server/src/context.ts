@@ -24,9 +24,11 @@ import {
 } from '@parley/core';
 import {
   type CompiledResponseType,
+  type ElicitableShape,
   type InferResponse,
   type ResponseType,
   type ResponseTypeOptions,
+  type ResponseTypeOptionsFor,
 } from '@parley/schema';
 
 import { answerUnder, readAnswer, toElicitationResult } from './answers.ts';
@@ -347,8 +349,8 @@ export class Context<TState = unknown> {
    */
   elicit<const R extends ResponseType>(
     message: string,
-    responseType: R,
-    options?: ElicitOptions,
+    responseType: R & ElicitableShape<R>,
+    options?: ResponseTypeOptionsFor<R> & WaitOptions,
   ): Promise<ElicitationResult<InferResponse<R>>>;
   elicit<TAsk extends TypedElicitRequest<unknown> | UrlElicitRequest>(
     ask: TAsk,

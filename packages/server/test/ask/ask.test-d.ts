@@ -102,3 +102,22 @@ describe('one vocabulary', () => {
     void ctx.ask('name', String);
   });
 });
+
+describe('compile-time errors where the run time refuses', () => {
+  test('a shape elicitation cannot carry, in elicitRequest and ctx.elicit', () => {
+    // @ts-expect-error a nested object
+    elicitRequest('Where?', z.object({ address: z.object({ city: z.string() }) }));
+    // @ts-expect-error a nested object
+    void ctx.elicit('Where?', z.object({ address: z.object({ city: z.string() }) }));
+    elicitRequest('Where?', z.object({ city: z.string() }));
+  });
+
+  test('responseTitle on a response type with its own fields', () => {
+    // @ts-expect-error title the object's fields instead
+    elicitRequest('Who?', z.object({ name: z.string() }), { responseTitle: 'Person' });
+    // @ts-expect-error title the object's fields instead
+    void ctx.elicit('Who?', z.object({ name: z.string() }), { responseTitle: 'Person' });
+    elicitRequest('Name?', String, { responseTitle: 'Name', optional: true });
+    void ctx.elicit('Name?', String, { responseTitle: 'Name', timeoutMs: 1000 });
+  });
+});
