@@ -88,6 +88,23 @@ export default tseslint.config(
     files: ['packages/*/src/**/*.ts'],
     rules: { 'no-console': 'error' },
   },
+  {
+    // Type-aware rules: a promise nobody awaits loses its errors (an unhandled rejection that
+    // crashes a server), and a switch over a union must say what it does with every member.
+    // On the published source and the apps, where they matter most and type information is
+    // affordable on every run.
+    files: ['packages/*/src/**/*.ts', 'apps/*/src/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+    },
+  },
   ...dependencyDirectionRules(),
   prettier,
 );

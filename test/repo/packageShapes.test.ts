@@ -67,6 +67,14 @@ describe.each(packages)('@parley/%s', (pkg) => {
     );
   });
 
+  test('spells out the type of everything it exports (isolatedDeclarations)', () => {
+    // A public surface that checks itself: no exported declaration leans on inference.
+    expect(
+      readJson<{ compilerOptions?: Record<string, unknown> }>(`${dir}/tsconfig.json`)
+        .compilerOptions,
+    ).toMatchObject({ declaration: true, isolatedDeclarations: true });
+  });
+
   test('is a public ESM package for Node 20.19+', () => {
     expect(manifest.name).toBe(`@parley/${pkg}`);
     expect(manifest.private).toBeUndefined();

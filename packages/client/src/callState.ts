@@ -126,7 +126,7 @@ export class CallRegistry {
    * of the cancellation asynchronously (on HTTP the notice travels in a request of its own) and
    * may push another request for it before it does.
    */
-  delete(state: CallState, now = Date.now()): void {
+  delete(state: CallState, now: number = Date.now()): void {
     this.#inFlight.delete(state);
     if (state.wasStopped) this.#stopped.set(state, now + state.timeoutMs);
   }
@@ -137,7 +137,7 @@ export class CallRegistry {
   }
 
   /** True while a call the client stopped may still have requests in flight towards it. */
-  hasRecentlyStopped(now = Date.now()): boolean {
+  hasRecentlyStopped(now: number = Date.now()): boolean {
     for (const [state, until] of this.#stopped) if (until <= now) this.#stopped.delete(state);
     return this.#stopped.size > 0 || [...this.#inFlight].some((state) => state.wasStopped);
   }

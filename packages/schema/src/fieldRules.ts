@@ -308,7 +308,7 @@ export function objectOf(
 }
 
 /** Refusals about the object response type as a whole. */
-export const OBJECT_REFUSALS = {
+export const OBJECT_REFUSALS: { readonly wrapped: string; readonly typedExtraKeys: string } = {
   wrapped:
     'an object response type cannot be optional, nullable or defaulted as a whole; make its ' +
     'fields optional instead (declining already covers "no answer").',

@@ -17,7 +17,10 @@ export type ReadMode = 'strict' | 'lenient';
 const BASE_KEYS = ['type', 'title', 'description', 'default'];
 
 /** The keywords each field shape may carry in strict mode. */
-export const KEYS_BY_SHAPE = {
+export const KEYS_BY_SHAPE: Record<
+  'string' | 'enum' | 'oneOf' | 'number' | 'boolean' | 'array',
+  string[]
+> = {
   string: [...BASE_KEYS, 'minLength', 'maxLength', 'format'],
   enum: [...BASE_KEYS, 'enum', 'enumNames'],
   oneOf: [...BASE_KEYS, 'oneOf'],

@@ -120,7 +120,10 @@ export function readAnswer(request: InputRequest, answer: unknown, key?: string)
 }
 
 /** The answer under `key` as it came, or `undefined` when the client sent none. */
-export function answerUnder(responses: InputResponses | null, key: string): InputResponse | undefined {
+export function answerUnder(
+  responses: InputResponses | null,
+  key: string,
+): InputResponse | undefined {
   if (responses === null || !Object.hasOwn(responses, key)) return undefined;
   return responses[key];
 }

@@ -171,7 +171,7 @@ export const DEFAULT_SAMPLING_MAX_TOKENS = 1000;
 /** Normalise a {@link SampleInit} to sampling parameters. */
 export function samplingParams(
   init: SampleInit,
-  maxTokens = DEFAULT_SAMPLING_MAX_TOKENS,
+  maxTokens: number = DEFAULT_SAMPLING_MAX_TOKENS,
 ): CreateMessageParams {
   if (typeof init === 'string') {
     return { messages: [{ role: 'user', content: { type: 'text', text: init } }], maxTokens };

@@ -214,9 +214,7 @@ export class Context<TState = unknown> {
    * the questions the flow has no answers to yet go to the client together; on the handshake era
    * they are asked one after another.
    */
-  async askAll<TAsks extends Record<string, InputRequest>>(
-    asks: TAsks,
-  ): Promise<AnswersOf<TAsks>> {
+  async askAll<TAsks extends Record<string, InputRequest>>(asks: TAsks): Promise<AnswersOf<TAsks>> {
     if (typeof asks !== 'object' || asks === null || Object.keys(asks).length === 0) {
       throw new TypeError('ctx.askAll(): give an object of asks by key, with at least one.');
     }
@@ -284,7 +282,11 @@ export class Context<TState = unknown> {
   }
 
   /** Handshake era: push one ask and read its answer (asking again while it does not fit). */
-  async #pushAsk(push: PushChannel, ask: InputRequest, options: WaitOptions = {}): Promise<unknown> {
+  async #pushAsk(
+    push: PushChannel,
+    ask: InputRequest,
+    options: WaitOptions = {},
+  ): Promise<unknown> {
     switch (ask.method) {
       case 'elicitation/create':
         if (ask.params.mode === 'url') {

@@ -41,6 +41,8 @@ function write(value: unknown, key: string, depth: number): string | undefined {
     case 'function':
     case 'symbol':
       return undefined;
+    case 'object':
+      break; // null, arrays and records: below
   }
   if (value === null) return 'null';
   if (depth >= MAX_DEPTH) {

@@ -31,7 +31,7 @@ export const DEFAULT_TTL_SECONDS = 600;
 export const DEFAULT_CLOCK_SKEW_SECONDS = 30;
 export const DEFAULT_MAX_TOKEN_BYTES = 8192;
 /** Tokens are for the rounds of one request; a year is far past any sane flow. */
-export const MAX_TTL_SECONDS = 366 * 24 * 60 * 60;
+export const MAX_TTL_SECONDS: number = 366 * 24 * 60 * 60;
 const MAX_SKEW_SECONDS = 60 * 60;
 
 /** The options after checking, with defaults filled in; times in milliseconds. */

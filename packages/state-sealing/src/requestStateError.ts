@@ -33,7 +33,6 @@ const BRAND: unique symbol = Symbol.for('@parley/state-sealing.RequestStateError
  */
 export class RequestStateError extends Error {
   readonly reason: RequestStateErrorReason;
-  declare readonly [BRAND]: true;
 
   constructor(reason: RequestStateErrorReason, message?: string, options?: { cause?: unknown }) {
     if (!REASONS.has(reason)) {

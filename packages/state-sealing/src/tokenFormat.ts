@@ -25,13 +25,13 @@ export const KID_BYTES = 4;
 export const NONCE_BYTES = 12;
 export const TAG_BYTES = 16;
 /** kid ‖ nonce: in clear at the front of the token, and the token id. */
-export const HEADER_BYTES = KID_BYTES + NONCE_BYTES;
+export const HEADER_BYTES: number = KID_BYTES + NONCE_BYTES;
 export const AUDIENCE_TAG_BYTES = 16;
 export const BINDING_DIGEST_BYTES = 32;
-export const CLAIMS_BYTES = 6 + 6 + AUDIENCE_TAG_BYTES + BINDING_DIGEST_BYTES;
+export const CLAIMS_BYTES: number = 6 + 6 + AUDIENCE_TAG_BYTES + BINDING_DIGEST_BYTES;
 
 const PREFIX_BYTES = new TextEncoder().encode(TOKEN_PREFIX);
-export const AAD_BYTES = PREFIX_BYTES.length + HEADER_BYTES;
+export const AAD_BYTES: number = PREFIX_BYTES.length + HEADER_BYTES;
 
 /** The length in characters (= bytes: the text is ASCII) of a token carrying `stateBytes`. */
 export function tokenLength(stateBytes: number): number {
@@ -41,7 +41,7 @@ export function tokenLength(stateBytes: number): number {
 }
 
 /** The shortest possible token: empty state. Anything shorter is malformed without a look. */
-export const MIN_TOKEN_LENGTH = tokenLength(0);
+export const MIN_TOKEN_LENGTH: number = tokenLength(0);
 
 /** The most UTF-8 bytes of state a token of at most `maxTokenBytes` can carry. */
 export function maxStateBytes(maxTokenBytes: number): number {
@@ -61,7 +61,7 @@ export function newAad(kid: number): Uint8Array {
 }
 
 /** Where the nonce sits in the additional data. */
-export const NONCE_OFFSET = PREFIX_BYTES.length + KID_BYTES;
+export const NONCE_OFFSET: number = PREFIX_BYTES.length + KID_BYTES;
 
 /** The additional data for a token's clear header (`kid ‖ nonce`), as decoded from its text. */
 export function aadOf(header: Uint8Array): Uint8Array {

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // TypeScript, the `@parley/source` condition so the package resolves to its source.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const packageRoot: string = fileURLToPath(new URL('..', import.meta.url));
 
 export interface Run {
   code: number;

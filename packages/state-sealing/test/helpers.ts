@@ -5,6 +5,7 @@ import {
   createRequestStateSealer,
   type RequestBinding,
   type RequestStateErrorReason,
+  type RequestStateSealer,
   type RequestStateSealerOptions,
 } from '../src/index.ts';
 
@@ -20,7 +21,7 @@ export const BOOK_TRIP: RequestBinding = {
 };
 
 /** A realistic state: what a booking tool carries between rounds (about 200 bytes). */
-export const TRIP_STATE = JSON.stringify({
+export const TRIP_STATE: string = JSON.stringify({
   step: 'need-date',
   destination: 'Lisbon',
   travellers: 2,
@@ -29,7 +30,7 @@ export const TRIP_STATE = JSON.stringify({
   flowId: '6f0f7c1e-2b7a-4c55-9d1e-8a1f3b2c4d5e',
 });
 
-export function sealer(options: Partial<RequestStateSealerOptions> = {}) {
+export function sealer(options: Partial<RequestStateSealerOptions> = {}): RequestStateSealer {
   return createRequestStateSealer({ audience: 'booking-server', keys: [KEY_A], ...options });
 }
 
@@ -55,7 +56,11 @@ export async function expectRejected(
 }
 
 /** A settable clock for the `now` options. */
-export function manualClock(start = Date.UTC(2026, 7, 1, 12, 0, 0)) {
+export function manualClock(start: number = Date.UTC(2026, 7, 1, 12, 0, 0)): {
+  now: () => number;
+  advance(ms: number): void;
+  set(ms: number): void;
+} {
   let time = start;
   return {
     now: () => time,

@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
  * boundary anyway.
  */
 
-export const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+export const repoRoot: string = fileURLToPath(new URL('../../../..', import.meta.url));
 
 /** How to run a TypeScript entry of the repository from source. */
-export const NODE_FROM_SOURCE = ['--conditions=@parley/source', '--import', 'tsx'];
+export const NODE_FROM_SOURCE: string[] = ['--conditions=@parley/source', '--import', 'tsx'];
 
 export type DemoApp = 'booking' | 'reporting' | 'dual-era';
 

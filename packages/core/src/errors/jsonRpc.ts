@@ -13,7 +13,7 @@ import {
 import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
 
 /** The JSON-RPC error codes MCP uses, by name. */
-export const JSON_RPC_ERROR_CODES = Object.freeze({
+export const JSON_RPC_ERROR_CODES = {
   parseError: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
@@ -30,7 +30,8 @@ export const JSON_RPC_ERROR_CODES = Object.freeze({
    * at 2026-07-28, where the same pages travel as URL asks of an `input_required` result.
    */
   urlElicitationRequired: -32042,
-});
+} as const;
+Object.freeze(JSON_RPC_ERROR_CODES);
 
 /** A JSON-RPC `error` member. */
 export interface JsonRpcErrorObject {

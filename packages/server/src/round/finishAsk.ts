@@ -62,10 +62,14 @@ function recordShare(envelope: RoundEnvelope): string {
   if (answers === 0 && remembered === 0) return '';
   const parts = [
     ...(answers > 0
-      ? [`the answers ctx.ask recorded (${Object.keys(envelope.answers).length}) take ${answers} bytes`]
+      ? [
+          `the answers ctx.ask recorded (${Object.keys(envelope.answers).length}) take ${answers} bytes`,
+        ]
       : []),
     ...(remembered > 0
-      ? [`the values ctx.remember recorded (${Object.keys(envelope.remembered).length}) take ${remembered} bytes`]
+      ? [
+          `the values ctx.remember recorded (${Object.keys(envelope.remembered).length}) take ${remembered} bytes`,
+        ]
       : []),
   ];
   return (
@@ -124,7 +128,10 @@ export async function finishAsk(
         : request;
   }
   let requestState: string;
-  const envelope = { ...destination.envelope, asked: destination.envelope.asked ?? recordAsks(kept) };
+  const envelope = {
+    ...destination.envelope,
+    asked: destination.envelope.asked ?? recordAsks(kept),
+  };
   try {
     requestState = await sealEnvelope(destination.sealer, envelope, destination.binding);
   } catch (error) {
