@@ -43,8 +43,20 @@ export interface AskOptions {
   optional?: boolean;
 }
 
+/** Options of a form ask ({@link elicitRequest}) beyond {@link AskOptions}. */
+export interface FormAskOptions extends AskOptions {
+  /**
+   * Under the `'arguments'` fallback (a client that cannot ask the user), let the model give this
+   * ask's confirmations (its boolean fields, a yes/no, an approve-only ask) as arguments. Off by
+   * default: a model could fill them in without the user ever seeing the question. Turn it on
+   * only where the call itself is the user's intent (and the action can be undone).
+   */
+  modelMayConfirm?: boolean;
+}
+
 interface AskInfo {
   optional: boolean;
+  modelMayConfirm?: boolean;
   compiled?: CompiledResponseType<unknown>;
 }
 
@@ -82,6 +94,20 @@ export type AnswersOf<TAsks extends Record<string, InputRequest>> = {
 function withInfo<TRequest extends InputRequest>(request: TRequest, info: AskInfo): TRequest {
   Object.defineProperty(request, ASK_INFO, { value: info, enumerable: false });
   return request;
+}
+
+/**
+ * The form ask a bare response type declared at registration stands for: no message (the
+ * handler gives one when it asks), the response type kept to read and describe its answer.
+ */
+export function declaredFormAsk(compiledType: CompiledResponseType<unknown>): ElicitRequest {
+  return withInfo(
+    {
+      method: 'elicitation/create' as const,
+      params: { mode: 'form' as const, message: '', requestedSchema: compiledType.requestedSchema },
+    },
+    { optional: false, compiled: compiledType },
+  );
 }
 
 /** What the server knows about an ask beyond its wire form (absent for hand-built requests). */
@@ -126,19 +152,23 @@ export function isAsk(value: unknown): value is InputRequest {
 export function elicitRequest<const R extends ResponseType>(
   message: string,
   responseType: R & ElicitableShape<R>,
-  options?: ResponseTypeOptionsFor<R> & AskOptions,
+  options?: ResponseTypeOptionsFor<R> & FormAskOptions,
 ): TypedElicitRequest<InferResponse<R>> {
   if (typeof message !== 'string' || message.length === 0) {
     throw new TypeError('elicitRequest: message must be a non-empty string.');
   }
-  const { optional = false, ...labels } = (options ?? {}) as ResponseTypeOptions & AskOptions;
+  const {
+    optional = false,
+    modelMayConfirm = false,
+    ...labels
+  } = (options ?? {}) as ResponseTypeOptions & FormAskOptions;
   const compiledType = compiled(responseType as R, labels);
   return withInfo(
     {
       method: 'elicitation/create' as const,
       params: { mode: 'form' as const, message, requestedSchema: compiledType.requestedSchema },
     },
-    { optional, compiled: compiledType as CompiledResponseType<unknown> },
+    { optional, modelMayConfirm, compiled: compiledType as CompiledResponseType<unknown> },
   );
 }
 

@@ -43,6 +43,7 @@ import {
   type UrlElicitRequest,
 } from './asks.ts';
 import { compiled } from './compiledResponseTypes.ts';
+import { fallbackAnswers, type RoundFallback } from './fallback/apply.ts';
 import type { PushChannel } from './pushChannel.ts';
 import { checkJson } from './round/json.ts';
 import { problemOf, reaskRequest } from './round/reask.ts';
@@ -103,6 +104,8 @@ export interface ContextInit {
   elicitationTimeoutMs: number;
   /** Reports compatibility warnings about a schema this handler asks with. */
   lintSchema: (schema: ElicitationSchema) => void;
+  /** Tools with an `askFallback`: what answers the asks this client cannot. */
+  fallback?: RoundFallback | undefined;
 }
 
 /** Options of `ctx.elicit(ask)` and `ctx.ask(key, ask)` on the handshake era. */
@@ -254,11 +257,15 @@ export class Context<TState = unknown> {
     const answers: Record<string, unknown> = {};
     const push = this.#init.push;
     if (push !== undefined) {
-      for (const [key, ask] of Object.entries(asks)) answers[key] = await this.#pushAsk(push, ask);
+      for (const [key, ask] of Object.entries(asks)) {
+        answers[key] = this.#canAnswer(ask)
+          ? await this.#pushAsk(push, ask)
+          : (await this.#fallback([[key, ask]]))[key];
+      }
       return answers;
     }
     const resolver: AskResolver = this.#init.replay;
-    const missing: [string, InputRequest][] = [];
+    let missing: [string, InputRequest][] = [];
     for (const [key, ask] of Object.entries(asks)) {
       const found = resolver.find(key, ask);
       if (found === undefined) {
@@ -267,6 +274,13 @@ export class Context<TState = unknown> {
       }
       answers[key] = readAnswer(ask, found.answer, key);
       resolver.record(key, found);
+    }
+    // What this client cannot answer goes to the tool's fallback (the arguments it was called
+    // with, say), every run: never recorded, since the same arguments come with every round.
+    const unanswerable = missing.filter(([, ask]) => !this.#canAnswer(ask));
+    if (unanswerable.length > 0) {
+      Object.assign(answers, await this.#fallback(unanswerable));
+      missing = missing.filter(([, ask]) => this.#canAnswer(ask));
     }
     let suspension = suspensions.get(this);
     if (missing.length > 0 || suspension !== undefined) {
@@ -482,6 +496,17 @@ export class Context<TState = unknown> {
       });
     }
     return push;
+  }
+
+  #canAnswer(request: InputRequest): boolean {
+    return supportsRequest(this.requestContext.clientCapabilities, request);
+  }
+
+  #fallback(asks: readonly (readonly [string, InputRequest])[]): Promise<Record<string, unknown>> {
+    return fallbackAnswers(this.#init.fallback, this as Context, asks, (ask) => {
+      this.#assertAnswerable(ask);
+      throw new TypeError('unreachable: the client can answer this ask');
+    });
   }
 
   /** The client can answer `request` at all (its declared capabilities), on either era. */

@@ -12,6 +12,8 @@ import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 import type { Completer } from './completion.ts';
 import type { ParamHeader } from './http/paramHeaders.ts';
 import type { AskedRecord } from './round/asked.ts';
+import type { ToolFallback } from './fallback/askArguments.ts';
+import type { AskFallback } from './fallback/policy.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
 import type { ToolInput, ToolInputSchema, ValidatedArgs } from './toolInput.ts';
 
@@ -50,7 +52,8 @@ export type StateOf<TStateSchema> = TStateSchema extends StandardSchemaV1
 /** What every handler can declare. */
 interface HandlerOptions<TStateSchema extends StateSchema | undefined = undefined> {
   /**
-   * The asks this handler makes, by key: a response type or an `elicitRequest(...)`. Optional;
+   * The asks this handler makes, by key: the very ask values it passes to `ctx.ask` (built by
+   * `elicitRequest`, `elicitUrlRequest`, `sampleRequest`, `rootsRequest`), or response types. Optional;
    * declared asks are compiled and linted at registration, so a schema the spec cannot express
    * fails there, and compatibility warnings reach `onWarning` before the first call. They are
    * also the only answers a first round may bring before anything was asked (a client that
@@ -100,6 +103,12 @@ export interface ToolOptions<
    * continuation rounds and handshake calls that elicited are never cached. Default false.
    */
   cacheable?: boolean;
+  /**
+   * What this tool does for a client that lacks what its asks need: `'error'`, `'hide'`,
+   * `'arguments'` or a function (see {@link AskFallback}). Default: the server's `askFallback`,
+   * else `'error'`. `'hide'` and `'arguments'` need `asks` declared.
+   */
+  askFallback?: AskFallback;
   _meta?: Meta;
 }
 
@@ -163,6 +172,8 @@ export interface ToolDefinition {
   options: ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
   /** The declared asks, as the record a round screens answers with. */
   declaredAsks: AskedRecord;
+  /** What the tool does for clients that cannot answer its asks; `undefined`: `'error'`. */
+  fallback: ToolFallback | undefined;
   input: ToolInput | undefined;
   /** Arguments the client mirrors into `Mcp-Param-*` headers (SEP-2243). */
   paramHeaders: readonly ParamHeader[];

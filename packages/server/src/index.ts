@@ -42,11 +42,13 @@ export type {
   AnswerOf,
   AnswersOf,
   AskOptions,
+  FormAskOptions,
   SampleInit,
   TypedElicitRequest,
   UrlElicitRequest,
 } from './asks.ts';
 
+export type { AskFallback, AskFallbackFunction, UnanswerableAsk } from './fallback/policy.ts';
 export type { DeclaredAsk, WarningReporter, WarningSource } from './schemaWarnings.ts';
 export type {
   ArgsOf,

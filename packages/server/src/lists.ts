@@ -1,7 +1,10 @@
 import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 
+import type { ClientCapabilities } from '@parley/core';
+
 import type { RequestContext } from './context.ts';
-import type { ResourceOptions } from './definitions.ts';
+import type { ResourceOptions, ToolDefinition } from './definitions.ts';
+import { listedInputSchema, unanswerableAsks } from './fallback/askArguments.ts';
 import { mapFailure } from './round/errors.ts';
 import type { RoundReply } from './round/request.ts';
 import type { ServerRuntime } from './runtime.ts';
@@ -28,20 +31,46 @@ function listedFields(options: ResourceOptions<never>): Record<string, unknown> 
   return listed;
 }
 
-/** The result of a list method, before any era-specific stamping. */
-export function listOf(runtime: ServerRuntime, method: ListMethod): Record<string, unknown> {
+/**
+ * A tool as `capabilities` sees it: `undefined` when its fallback hides it from a client that
+ * cannot answer its asks; with the arguments standing in for those asks under `'arguments'`.
+ */
+function listedTool(
+  { name, options, input, outputJsonSchema, fallback }: ToolDefinition,
+  capabilities: ClientCapabilities,
+): Record<string, unknown> | undefined {
+  if (fallback?.policy === 'hide' && unanswerableAsks(fallback, capabilities, false).length > 0) {
+    return undefined;
+  }
+  const inputSchema = input?.jsonSchema ?? { type: 'object', properties: {} };
+  return {
+    name,
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.description !== undefined ? { description: options.description } : {}),
+    inputSchema:
+      fallback === undefined ? inputSchema : listedInputSchema(inputSchema, fallback, capabilities),
+    ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
+    ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+    ...(options._meta !== undefined ? { _meta: options._meta } : {}),
+  };
+}
+
+/**
+ * The result of a list method, before any era-specific stamping. Tools are listed per client
+ * (`capabilities`: the session's on the handshake era, the request's on the modern one).
+ */
+export function listOf(
+  runtime: ServerRuntime,
+  method: ListMethod,
+  capabilities: ClientCapabilities,
+): Record<string, unknown> {
   switch (method) {
     case 'tools/list':
       return {
-        tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema }) => ({
-          name,
-          ...(options.title !== undefined ? { title: options.title } : {}),
-          ...(options.description !== undefined ? { description: options.description } : {}),
-          inputSchema: input?.jsonSchema ?? { type: 'object', properties: {} },
-          ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
-          ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
-          ...(options._meta !== undefined ? { _meta: options._meta } : {}),
-        })),
+        tools: [...runtime.tools.values()].flatMap((tool) => {
+          const listed = listedTool(tool, capabilities);
+          return listed === undefined ? [] : [listed];
+        }),
       };
     case 'prompts/list':
       return {
@@ -90,7 +119,8 @@ export async function serveList(
   params: unknown,
   request: RequestContext,
 ): Promise<RoundReply> {
-  if (runtime.middleware.length === 0) return { kind: 'result', result: listOf(runtime, method) };
+  if (runtime.middleware.length === 0)
+    return { kind: 'result', result: listOf(runtime, method, request.clientCapabilities) };
   const context: MiddlewareContext = {
     method,
     params: middlewareParams(params),
@@ -108,7 +138,7 @@ export async function serveList(
   };
   try {
     const result = await runMiddleware(runtime.middleware, context, async () =>
-      listOf(runtime, method),
+      listOf(runtime, method, request.clientCapabilities),
     );
     return { kind: 'result', result: result as Record<string, unknown> };
   } catch (error) {

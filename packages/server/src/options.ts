@@ -1,6 +1,7 @@
 import type { HttpOptions } from './http/httpEndpoint.ts';
 import type { ArgumentLimits } from './round/limits.ts';
 import type { SingleUseStore } from './round/singleUse.ts';
+import type { AskFallback } from './fallback/policy.ts';
 import type { WarningReporter } from './schemaWarnings.ts';
 
 /** How `requestState` is sealed. */
@@ -75,6 +76,13 @@ export interface ParleyServerOptions {
    * that returns an ask on a handshake connection fails with an `EraMismatchError`.
    */
   eraBridge?: boolean;
+  /**
+   * What tools do, by default, for a client that lacks what their asks need (no elicitation, no
+   * URL mode, no sampling): `'error'` (the default), `'hide'`, `'arguments'` or a function. A
+   * tool's own `askFallback` wins. `'hide'` and `'arguments'` act on the asks a tool declares
+   * (`asks`); a tool that declares none keeps `'error'`.
+   */
+  askFallback?: AskFallback;
 }
 
 /** A running server, as `run()` returns it. */

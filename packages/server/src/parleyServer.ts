@@ -1,4 +1,10 @@
-import { InvalidRequestStateError, type HandlerInfo, type Implementation } from '@parley/core';
+import {
+  InvalidRequestStateError,
+  type HandlerInfo,
+  type Implementation,
+  type InputRequest,
+} from '@parley/core';
+import type { CompiledResponseType } from '@parley/schema';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import {
   localhostAllowedHostnames,
@@ -34,6 +40,10 @@ import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
 import type { HttpRunOptions, ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
+import { declaredFormAsk } from './asks.ts';
+import { compiled } from './compiledResponseTypes.ts';
+import { toolFallbackOf, type ToolFallback } from './fallback/askArguments.ts';
+import { checkFallback, type AskFallback } from './fallback/policy.ts';
 import { askedEntryOf, type AskedRecord } from './round/asked.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './round/limits.ts';
 import { createMemorySingleUseStore, type SingleUsePolicy } from './round/singleUse.ts';
@@ -41,7 +51,7 @@ import type { ServerRuntime } from './runtime.ts';
 import {
   createSchemaLinter,
   declaredSchema,
-  isDeclaredElicitRequest,
+  isDeclaredRequest,
   type DeclaredAsk,
 } from './schemaWarnings.ts';
 import { buildSessionServer } from './sdk/sessionServer.ts';
@@ -109,6 +119,7 @@ export class ParleyServer {
     if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
     const warn = options.onWarning ?? defaultWarn;
     this.#lintSchema = createSchemaLinter(warn);
+    checkFallback('ParleyServer', options.askFallback);
     const security = options.requestStateSecurity ?? {};
     const maxReasks = options.maxReasks ?? DEFAULT_MAX_REASKS;
     if (!Number.isSafeInteger(maxReasks) || maxReasks < 0) {
@@ -175,14 +186,16 @@ export class ParleyServer {
     const api = `tool '${name}'`;
     const input = toolInputOf(api, options.inputSchema);
     checkHandlerOptions(api, options);
+    const declared = this.#checkAsks(
+      api,
+      { kind: 'tool', name, cacheable: options.cacheable === true },
+      options.asks,
+    );
     this.#tools.set(name, {
       name,
       options,
-      declaredAsks: this.#checkAsks(
-        api,
-        { kind: 'tool', name, cacheable: options.cacheable === true },
-        options.asks,
-      ),
+      declaredAsks: declared.record,
+      fallback: this.#fallbackOf(api, options, declared.requests, input?.jsonSchema),
       input,
       paramHeaders: input === undefined ? [] : paramHeadersOf(input.jsonSchema),
       outputJsonSchema:
@@ -222,7 +235,8 @@ export class ParleyServer {
     this.#prompts.set(name, {
       name,
       options,
-      declaredAsks: this.#checkAsks(api, { kind: 'prompt', name, cacheable: false }, options.asks),
+      declaredAsks: this.#checkAsks(api, { kind: 'prompt', name, cacheable: false }, options.asks)
+        .record,
       input,
       argumentList: promptArgumentsOf(input),
       handler: handler as PromptHandler<unknown>,
@@ -250,7 +264,7 @@ export class ParleyServer {
         api,
         { kind: 'resource', name: uri, cacheable: options.cacheable === true },
         options.asks,
-      ),
+      ).record,
       handler: handler as ResourceHandler,
     });
     this.#announce('resources');
@@ -281,7 +295,7 @@ export class ParleyServer {
           cacheable: options.cacheable === true,
         },
         options.asks,
-      ),
+      ).record,
       matcher: new UriTemplate(uriTemplate),
       handler: handler as ResourceTemplateHandler,
     });
@@ -428,21 +442,42 @@ export class ParleyServer {
     api: string,
     handler: HandlerInfo,
     asks: Record<string, DeclaredAsk> | undefined,
-  ): AskedRecord {
+  ): { record: AskedRecord; requests: Record<string, InputRequest> } {
+    if (asks !== undefined && (typeof asks !== 'object' || asks === null || Array.isArray(asks))) {
+      throw new TypeError(`${api}: asks must be an object of asks by key.`);
+    }
     const record: Record<string, AskedRecord[string]> = {};
+    const requests: Record<string, InputRequest> = {};
     for (const [key, ask] of Object.entries(asks ?? {})) {
       const schema = declaredSchema(api, key, ask);
       if (schema !== undefined) this.#lintSchema({ handler, key }, schema);
-      record[key] = askedEntryOf(
-        isDeclaredElicitRequest(ask) || schema === undefined
-          ? (ask as never)
-          : {
-              method: 'elicitation/create',
-              params: { mode: 'form', message: '', requestedSchema: schema },
-            },
+      requests[key] = isDeclaredRequest(ask)
+        ? ask
+        : declaredFormAsk(compiled(ask) as CompiledResponseType<unknown>);
+      record[key] = askedEntryOf(requests[key]);
+    }
+    return { record, requests };
+  }
+
+  /** A tool's fallback policy (its own, or the server's default), checked against its asks. */
+  #fallbackOf(
+    api: string,
+    options: { askFallback?: AskFallback },
+    declared: Record<string, InputRequest>,
+    inputJsonSchema: Record<string, unknown> | undefined,
+  ): ToolFallback | undefined {
+    const own = checkFallback(api, options.askFallback);
+    const policy = own ?? this.#options.askFallback;
+    if (policy === undefined || policy === 'error') return undefined;
+    const declaresAsks = Object.keys(declared).length > 0;
+    if ((policy === 'hide' || policy === 'arguments') && !declaresAsks) {
+      if (own === undefined) return undefined;
+      throw new TypeError(
+        `${api}: askFallback '${policy}' needs the tool's asks declared (options.asks), so a ` +
+          'listing knows what a client must be able to answer.',
       );
     }
-    return record;
+    return toolFallbackOf(api, policy, declared, inputJsonSchema);
   }
 
   #assertNew(api: string, registry: ReadonlyMap<string, unknown>, key: string): void {

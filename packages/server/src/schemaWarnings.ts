@@ -1,4 +1,4 @@
-import type { ElicitationSchema, ElicitRequest, HandlerInfo } from '@parley/core';
+import type { ElicitationSchema, HandlerInfo, InputRequest } from '@parley/core';
 import { compileResponseType, lintElicitationSchema, type ResponseType } from '@parley/schema';
 
 /**
@@ -40,15 +40,21 @@ export function createSchemaLinter(
   };
 }
 
-/** An ask declared at registration: a response type, or a request built by `elicitRequest`. */
-export type DeclaredAsk = ResponseType | ElicitRequest;
+/**
+ * An ask declared at registration: the very ask the handler passes to `ctx.ask` (built by
+ * `elicitRequest`, `elicitUrlRequest`, `sampleRequest`, `rootsRequest`), or a bare response type.
+ */
+export type DeclaredAsk = ResponseType | InputRequest;
 
-/** True when a declared ask is a request built by `elicitRequest` (or by hand). */
-export function isDeclaredElicitRequest(value: unknown): value is ElicitRequest {
+/** True when a declared ask is a request (built by a builder or by hand), not a response type. */
+export function isDeclaredRequest(value: unknown): value is InputRequest {
+  const method = (value as { method?: unknown } | null)?.method;
   return (
     typeof value === 'object' &&
     value !== null &&
-    (value as { method?: unknown }).method === 'elicitation/create'
+    (method === 'elicitation/create' ||
+      method === 'sampling/createMessage' ||
+      method === 'roots/list')
   );
 }
 
@@ -61,8 +67,11 @@ export function declaredSchema(
   key: string,
   ask: DeclaredAsk,
 ): ElicitationSchema | undefined {
-  if (isDeclaredElicitRequest(ask))
-    return ask.params.mode === 'url' ? undefined : ask.params.requestedSchema;
+  if (isDeclaredRequest(ask)) {
+    return ask.method === 'elicitation/create' && ask.params.mode !== 'url'
+      ? ask.params.requestedSchema
+      : undefined;
+  }
   try {
     return compileResponseType(ask).requestedSchema;
   } catch (error) {

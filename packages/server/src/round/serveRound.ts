@@ -6,6 +6,9 @@ import {
   JSON_RPC_ERROR_CODES,
   ParleyError,
   ToolResult,
+  UnsupportedCapabilityError,
+  clientFeatureOf,
+  missingCapabilities,
   type Flow,
   type InputRequest,
   type InputRequiredResult,
@@ -17,6 +20,8 @@ import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
 import { Context } from '../context.ts';
+import { endedCalls } from '../fallback/apply.ts';
+import { unanswerableAsks } from '../fallback/askArguments.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { screenAnswers, type AskedRecord } from './asked.ts';
 import { bridgeAsk } from './bridge.ts';
@@ -250,10 +255,13 @@ async function runHandler(
   args: unknown,
   context: Context,
 ): Promise<ReturnType<RoundTarget['normalise']>> {
+  refuseHidden(target, context);
   let result: ReturnType<RoundTarget['normalise']>;
   try {
     result = await target.run(args, context);
   } catch (error) {
+    const ended = endedCalls.get(context);
+    if (ended !== undefined) return ended;
     const suspension = suspensions.get(context);
     if (suspension === undefined) throw error;
     if (error !== suspension) {
@@ -261,9 +269,33 @@ async function runHandler(
     }
     return target.normalise({ resultType: 'input_required', inputRequests: suspension.pending });
   }
+  const ended = endedCalls.get(context);
+  if (ended !== undefined) return ended;
   const suspension = suspensions.get(context);
   if (suspension !== undefined) throw swallowedSuspension(target.handler, suspension, 'returned');
   return result;
+}
+
+/**
+ * A tool hidden from this client (`askFallback: 'hide'`) fails before its handler runs, with the
+ * error its first ask would have met, so nothing it does before asking happens.
+ */
+function refuseHidden(target: RoundTarget, context: Context): void {
+  const fallback = target.tool?.fallback;
+  if (fallback?.policy !== 'hide') return;
+  const capabilities = context.requestContext.clientCapabilities;
+  const unanswerable = unanswerableAsks(fallback, capabilities, false);
+  const missing = missingCapabilities(
+    capabilities,
+    unanswerable.map((entry) => entry.ask),
+  );
+  if (missing === undefined) return;
+  throw new UnsupportedCapabilityError(
+    { feature: clientFeatureOf(missing), requiredCapabilities: missing },
+    {
+      message: `Tool ${target.handler.name} needs ${clientFeatureOf(missing)}, which this client did not declare (it is not listed to this client).`,
+    },
+  );
 }
 
 /** Run the middleware chain and the handler (or the re-ask), and finish the round. */
@@ -316,6 +348,14 @@ async function runRound(
     progress: req.progress,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
     lintSchema: (schema) => runtime.lintSchema({ handler: target.handler }, schema),
+    fallback:
+      target.tool?.fallback === undefined
+        ? undefined
+        : {
+            tool: target.handler.name,
+            fallback: target.tool.fallback,
+            arguments: target.askArguments,
+          },
   });
 
   // A re-ask made here (not by the handler) keeps the previous round's record and state.
@@ -450,7 +490,7 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
   const era = req.request.era;
   let target: RoundTarget;
   try {
-    target = resolveTarget(runtime, req.method, req.params);
+    target = resolveTarget(runtime, req.method, req.params, req.request.clientCapabilities);
   } catch (error) {
     // An unknown name is the client's mistake, not the server's: answered, not reported.
     const failure = mapFailure(error, { era, kind: 'tool', method: req.method, target: '-' });

@@ -6,7 +6,7 @@ import {
   type ReadResourceResult,
 } from '@parley/core';
 import { ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import type { HandlerInfo } from '@parley/core';
+import type { ClientCapabilities, HandlerInfo } from '@parley/core';
 import type { PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
 
 import type { Context } from '../context.ts';
@@ -17,6 +17,7 @@ import type {
   ToolDefinition,
 } from '../definitions.ts';
 import { toPromptResult, toResourceResult, toToolResult } from '../results.ts';
+import { splitArguments } from '../fallback/askArguments.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import type { AskedRecord } from './asked.ts';
 
@@ -55,6 +56,11 @@ export interface RoundTarget {
   options: { maxReasks: number | undefined; stateSchema: unknown };
   /** Tools: the output schema, for the result's check and projection. */
   tool?: ToolDefinition;
+  /**
+   * Tools under the `'arguments'` fallback: the arguments standing in for answers this client
+   * cannot give, taken out of `arguments` before the tool's schema checks them.
+   */
+  askArguments: Readonly<Record<string, unknown>>;
 }
 
 /** The ask inside a normalised result, or `undefined` for a final one. */
@@ -68,14 +74,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function toolTarget(tool: ToolDefinition, params: Record<string, unknown>): RoundTarget {
+function toolTarget(
+  tool: ToolDefinition,
+  params: Record<string, unknown>,
+  capabilities: ClientCapabilities,
+): RoundTarget {
   const hasOutputSchema = tool.options.outputSchema !== undefined;
   const args = params.arguments;
+  const { own, answers } = splitArguments(args ?? {}, tool.fallback, capabilities);
   return {
     handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
     middlewareParams: { name: tool.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
-    arguments: args ?? {},
+    arguments: own,
+    askArguments: answers,
     check: async (value) =>
       tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
     run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
@@ -97,6 +109,7 @@ function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>)
       prompt.input === undefined ? { ok: true, value } : prompt.input.validate(value),
     run: async (value, ctx) => toPromptResult(await prompt.handler(value, ctx)),
     normalise: (value) => value as PromptRoundResult,
+    askArguments: {},
     declaredAsks: prompt.declaredAsks,
     options: { maxReasks: prompt.options.maxReasks, stateSchema: prompt.options.stateSchema },
   };
@@ -117,6 +130,7 @@ function resourceTarget(
     check: async (value) => ({ ok: true, value }),
     run: async (_value, ctx) => toResourceResult((await read(ctx)) as never, uri, mimeType),
     normalise: (value) => value as ResourceRoundResult,
+    askArguments: {},
     declaredAsks: definition.declaredAsks,
     options: {
       maxReasks: definition.options.maxReasks,
@@ -127,18 +141,20 @@ function resourceTarget(
 
 /**
  * The target of a round, or the protocol error for a name or URI nothing is registered under.
- * `params` has been checked to carry a string `name` (tools, prompts) or `uri` (resources).
+ * `params` has been checked to carry a string `name` (tools, prompts) or `uri` (resources);
+ * `capabilities` are the client's, which decide what a tool's arguments may stand in for.
  */
 export function resolveTarget(
   runtime: ServerRuntime,
   method: RoundMethod,
   params: Record<string, unknown>,
+  capabilities: ClientCapabilities,
 ): RoundTarget {
   if (method === 'tools/call') {
     const name = params.name as string;
     const tool = runtime.tools.get(name);
     if (tool === undefined) throw new ProtocolError(-32602, `Tool ${name} not found`);
-    return toolTarget(tool, params);
+    return toolTarget(tool, params, capabilities);
   }
   if (method === 'prompts/get') {
     const name = params.name as string;
