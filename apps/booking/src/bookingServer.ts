@@ -9,6 +9,10 @@ import { createBookingStore, type BookingStore } from './bookingStore.ts';
  * `await ctx.ask(...)`, written once for both eras: a real request on handshake-era connections,
  * sealed replay on the modern protocol (the handler runs again each round; answers already given
  * come back at once, and the first question without one ends the round).
+ *
+ * It also works in hosts that cannot ask the user (no elicitation, like the MCP Inspector's CLI):
+ * the server's `askFallback: 'arguments'` turns each declared ask into optional arguments for
+ * such clients, and the tools that only make sense with the user's own yes are hidden there.
  */
 
 export interface BookingServerOptions {
@@ -44,6 +48,10 @@ const askPassenger = (destination: string, date: string) =>
         .meta({ title: 'Passenger' }),
       confirm: z.boolean().default(true).describe('Book this flight').meta({ title: 'Book it' }),
     }),
+    // Where the client cannot ask, the model may pass `confirm`: calling book_flight with a
+    // destination, a date and a passenger is the booking the user asked for, and it can be
+    // cancelled. (cancel_booking, which cannot be undone, is hidden from such clients instead.)
+    { modelMayConfirm: true },
   );
 
 const priorities = {
@@ -58,6 +66,8 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     name: 'Booking Server',
     version: '1.0.0',
     instructions: 'Books flights and plans small things, asking the user for what it needs.',
+    // For clients that cannot ask the user: the declared asks become optional arguments.
+    askFallback: 'arguments',
     ...(options.keys !== undefined && options.keys.length > 0
       ? { requestStateSecurity: { keys: options.keys } }
       : {}),
@@ -76,7 +86,11 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     'book_flight',
     {
       description: 'Book a flight: asks where, when, and who travels (three rounds).',
-      asks: { destination: askDestination },
+      asks: {
+        destination: askDestination,
+        date: askDate('the destination'),
+        passenger: askPassenger('the destination', 'the date'),
+      },
     },
     async (_args, ctx) => {
       const where = await ctx.ask('destination', askDestination);
@@ -111,6 +125,9 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     {
       description: 'Cancel a booking, after the user confirms.',
       inputSchema: { id: z.string().describe('Booking id, e.g. BK-0001') },
+      // Only the user may confirm a cancellation: not listed to a client that cannot ask them.
+      asks: { confirm: askCancel('the booking') },
+      askFallback: 'hide',
     },
     async ({ id }, ctx) => {
       if (!store.list().some((booking) => booking.id === id)) return `No booking ${id}.`;
@@ -146,7 +163,10 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   });
   mcp.tool(
     'set_priority',
-    { description: 'Pick a priority (single select, titled options).' },
+    {
+      description: 'Pick a priority (single select, titled options).',
+      asks: { priority: askPriority },
+    },
     async (_args, ctx) => {
       const answer = await ctx.ask('priority', askPriority);
       return answer.action === 'accept' ? `Priority set to: ${answer.data}` : 'No priority set';
@@ -156,12 +176,16 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   const askTags = elicitRequest('Choose tags', [['bug', 'feature', 'documentation']], {
     responseTitle: 'Tags',
   });
-  mcp.tool('select_tags', { description: 'Pick tags (multi-select).' }, async (_args, ctx) => {
-    const answer = await ctx.ask('tags', askTags);
-    return answer.action === 'accept'
-      ? `Selected tags: ${answer.data.join(', ') || '(none)'}`
-      : 'No tags';
-  });
+  mcp.tool(
+    'select_tags',
+    { description: 'Pick tags (multi-select).', asks: { tags: askTags } },
+    async (_args, ctx) => {
+      const answer = await ctx.ask('tags', askTags);
+      return answer.action === 'accept'
+        ? `Selected tags: ${answer.data.join(', ') || '(none)'}`
+        : 'No tags';
+    },
+  );
 
   const askTask = elicitRequest(
     'Please provide task details',
@@ -181,7 +205,7 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   );
   mcp.tool(
     'create_task',
-    { description: 'Create a task (a structured answer with defaults).' },
+    { description: 'Create a task (a structured answer with defaults).', asks: { task: askTask } },
     async (_args, ctx) => {
       const answer = await ctx.ask('task', askTask);
       if (answer.action !== 'accept') return 'Task creation cancelled';
@@ -195,7 +219,11 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
   });
   mcp.tool(
     'confirm_purchase',
-    { description: 'A confirmation with a custom label.' },
+    {
+      description: 'A confirmation with a custom label.',
+      asks: { purchase: askPurchase },
+      askFallback: 'hide',
+    },
     async (_args, ctx) => {
       const answer = await ctx.ask('purchase', askPurchase);
       if (answer.action !== 'accept') return 'No response';

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import type { ClientCapabilities } from '@parley/core';
+import type { ClientCapabilities, ElicitResult } from '@parley/core';
 import {
   ParleyServer,
   elicitRequest,
@@ -110,6 +110,14 @@ const DECLARED: Record<Declares, ClientCapabilities> = {
   sampling: { sampling: {} },
 };
 
+function answerTo(message: string | undefined): ElicitResult {
+  if (message === undefined) return { action: 'accept' };
+  if (message === 'Where to?') return { action: 'accept', content: { destination: 'Oslo' } };
+  if (message.startsWith('How many nights')) return { action: 'accept', content: { value: 2 } };
+  if (message === 'Delete every trip?') return { action: 'decline' };
+  throw new Error(`unexpected question: ${message}`);
+}
+
 async function connect(era: 'modern' | 'handshake', declares: Declares): Promise<Client> {
   const capabilities = DECLARED[declares];
   const client = new Client(
@@ -120,14 +128,11 @@ async function connect(era: 'modern' | 'handshake', declares: Declares): Promise
     },
   );
   if (capabilities.elicitation !== undefined) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const { message } = request.params;
-      if (request.params.mode === 'url') return { action: 'accept' };
-      if (message === 'Where to?') return { action: 'accept', content: { destination: 'Oslo' } };
-      if (message.startsWith('How many nights')) return { action: 'accept', content: { value: 2 } };
-      if (message === 'Delete every trip?') return { action: 'decline' };
-      throw new Error(`unexpected question: ${message}`);
-    });
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request) =>
+        answerTo(request.params.mode === 'url' ? undefined : request.params.message) as never,
+    );
   }
   if (capabilities.sampling !== undefined) {
     client.setRequestHandler('sampling/createMessage', async () => ({
