@@ -19,6 +19,11 @@ export interface CommonFlags {
   mode: ClientMode;
   timeoutMs?: number;
   serverStderr: boolean;
+  /**
+   * `--no-elicitation`: declare no elicitation, as many hosts do, to see what a server's tools
+   * do for them (hidden, or their questions as arguments).
+   */
+  noElicitation: boolean;
 }
 
 export type CliCommand =
@@ -152,6 +157,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     mode: readMode(values.mode),
     ...(values.timeout !== undefined ? { timeoutMs: readTimeout(values.timeout)! } : {}),
     serverStderr: values['server-stderr'] === true,
+    noElicitation: values['no-elicitation'] === true,
   };
 
   switch (kind) {
@@ -206,6 +212,7 @@ function parseFlags(args: string[]) {
       stdio: { type: 'string' },
       timeout: { type: 'string' },
       'server-stderr': { type: 'boolean' },
+      'no-elicitation': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

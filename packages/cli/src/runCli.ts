@@ -87,7 +87,9 @@ function createClient(command: ServerCommand, io: CliIo, prompter: Prompter): Cl
   const options: ClientOptions = {
     mode: command.mode,
     ...(command.timeoutMs !== undefined ? { timeoutMs: command.timeoutMs } : {}),
-    elicitationHandler: createElicitationHandler(prompter, queue),
+    ...(command.noElicitation
+      ? {}
+      : { elicitationHandler: createElicitationHandler(prompter, queue) }),
     samplingHandler: createSamplingHandler(prompter, queue),
     roots: cwdRoots(io.cwd, prompter, queue),
   };

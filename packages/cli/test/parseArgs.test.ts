@@ -5,7 +5,7 @@ import { parseCommandLine } from '../src/parseArgs.ts';
 import { UsageError } from '../src/usage.ts';
 
 const URL = 'http://127.0.0.1:3001/mcp';
-const defaults = { mode: 'auto', serverStderr: false };
+const defaults = { mode: 'auto', serverStderr: false, noElicitation: false };
 
 describe('commands', () => {
   test('help: no arguments, help, -h, --help anywhere', () => {

@@ -57,6 +57,27 @@ afterAll(async () => {
 });
 
 describe('parley call', () => {
+  test('--no-elicitation: a host that cannot ask; book_flight says what to ask, then books with the arguments', async () => {
+    const asked = await parley(['call', booking.url, 'book_flight', '--no-elicitation']);
+    expect(asked.stdout).toContain('- destination: Where would you like to fly?');
+    expect(asked.stdout).toContain(
+      'call book_flight again with the same arguments and these added:',
+    );
+    const tools = await parley(['tools', booking.url, '--no-elicitation']);
+    expect(tools.stdout).not.toContain('cancel_booking');
+    const booked = await parley([
+      'call',
+      booking.url,
+      'book_flight',
+      '--no-elicitation',
+      'destination=Paris',
+      'date=2026-08-01',
+      'passenger=Ada Lovelace',
+    ]);
+    expect(booked.code).toBe(0);
+    expect(booked.stdout).toMatch(/^Booked BK-\d+: Ada Lovelace to Paris on 2026-08-01\n$/);
+  });
+
   test('book_flight: three rounds answered, the booking printed on stdout', async () => {
     const { code, stdout, screen } = await parley(
       ['call', booking.url, 'book_flight'],
