@@ -34,6 +34,7 @@ export default defineConfig({
         items: [
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'User elicitation', link: '/guide/elicitation' },
+          { text: 'Clients that cannot ask', link: '/guide/ask-fallback' },
           { text: 'Schema libraries', link: '/guide/schema-libraries' },
           { text: 'Middleware', link: '/guide/middleware' },
           { text: 'The client', link: '/guide/client' },

@@ -190,7 +190,7 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
           nights: {
             type: 'integer',
             minimum: 1,
-            description: 'Ask the user: How many nights in your destination?',
+            description: 'Ask the user: How many nights in your destination? — Nights',
           },
         });
       }

@@ -157,7 +157,11 @@ function describeAsk(key: string, ask: InputRequest): FallbackAsk {
       userOnly.push(labelOf(field, property));
       continue;
     }
-    const label = wrapped && field === WRAPPER_FIELD ? undefined : labelOf(field, property);
+    // Parley's own `value` wrapper is no label; the response title it was given is.
+    const label =
+      wrapped && field === WRAPPER_FIELD && typeof property['title'] !== 'string'
+        ? undefined
+        : labelOf(field, property);
     slots.push({
       argument: wrapped ? key : field,
       field,
