@@ -12,7 +12,7 @@ const packages = ['server', 'client', 'cli', 'middleware', 'core', 'schema', 'st
 export default defineConfig({
   title: 'Parley',
   description:
-    'Elicitation for MCP servers and clients in TypeScript, in both protocol eras: ctx.elicit() on handshake connections, the guard pattern on the modern protocol.',
+    'Elicitation for MCP servers and clients in TypeScript, in both protocol eras, written once with ctx.ask().',
   lang: 'en-US',
   // Inside node_modules, so linters, formatters and git never see Vite's pre-bundled deps.
   cacheDir: './node_modules/.vitepress/cache',
@@ -34,6 +34,7 @@ export default defineConfig({
         items: [
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'User elicitation', link: '/guide/elicitation' },
+          { text: 'The per-era layer', link: '/guide/per-era' },
           { text: 'Schema libraries', link: '/guide/schema-libraries' },
           { text: 'Middleware', link: '/guide/middleware' },
           { text: 'The client', link: '/guide/client' },
