@@ -67,14 +67,6 @@ export interface ParleyServerOptions {
   onWarning?: WarningReporter;
   /** HTTP behaviour: sessions for handshake-era clients, DNS-rebinding protection, body limit. */
   http?: HttpOptions;
-  /**
-   * Opt-in bridge between the eras: an `inputRequired(...)` returned on a handshake-era
-   * connection is fulfilled by pushing its requests to the client (real `elicitation/create`,
-   * `sampling/createMessage`, `roots/list`) and running the handler again with the answers and
-   * the state, as a modern client would. Off by default: the era gate is strict, and a guard
-   * that returns an ask on a handshake connection fails with an `EraMismatchError`.
-   */
-  eraBridge?: boolean;
 }
 
 /** A running server, as `run()` returns it. */
