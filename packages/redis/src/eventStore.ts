@@ -112,12 +112,11 @@ export function createRedisEventStore(
               REPLAY_BATCH,
             ])) as Entries;
             for (const [entry, fields] of batch) {
-              const message = fields[fields.indexOf('m') + 1];
-              await send(
-                `${found.streamId}/${entry}`,
-                JSON.parse(message ?? 'null') as JSONRPCMessage,
-              );
               after = entry;
+              const message = JSON.parse(fields[fields.indexOf('m') + 1] ?? '{}') as JSONRPCMessage;
+              // The priming event (`{}`) only gave the client an id to resume from.
+              if (Object.keys(message).length === 0) continue;
+              await send(`${found.streamId}/${entry}`, message);
             }
             if (batch.length < REPLAY_BATCH) return found.streamId;
           }

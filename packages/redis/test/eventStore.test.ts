@@ -47,6 +47,14 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
     expect((await replay(reader, ids.at(-1)!)).sent).toEqual([]);
   });
 
+  test('the priming event (an empty message) is stored, resumable from, and never replayed', async () => {
+    const store = createRedisEventStore(await redis.client()).forSession('primed');
+    const priming = await store.storeEvent('stream', {} as JSONRPCMessage);
+    const first = await store.storeEvent('stream', notification(1));
+    expect(await store.getStreamIdForEventId!(priming)).toBe('stream');
+    expect((await replay(store, priming)).sent).toEqual([[first, notification(1)]]);
+  });
+
   test('sessions do not see each other’s streams, even under the same stream id', async () => {
     const events = createRedisEventStore(await redis.client());
     const mine = events.forSession('mine');
