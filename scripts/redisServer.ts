@@ -8,12 +8,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-/** The `redis-server` to run: `REDIS_SERVER`, or the first on `PATH` (Debian: /usr/bin). */
+/** The `redis-server` to run: `REDIS_SERVER`, or the first on `PATH` (Debian's: /usr/bin). */
 export function findRedisServer(): string | undefined {
   const explicit = process.env.REDIS_SERVER;
   if (explicit !== undefined && explicit !== '') return explicit;
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin'];
-  for (const dir of dirs) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
     const candidate = join(dir, 'redis-server');
     try {
       accessSync(candidate, constants.X_OK);
