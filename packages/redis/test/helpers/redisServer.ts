@@ -39,7 +39,10 @@ export async function startRedis(binary: string): Promise<RedisProcess> {
       return client;
     },
     async dispose() {
-      for (const client of clients) client.destroy();
+      for (const client of clients) {
+        // A client a test already destroyed (or never got connected) has nothing to close.
+        if (client.isOpen) client.destroy();
+      }
       await server.dispose();
     },
   };
