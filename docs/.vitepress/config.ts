@@ -7,12 +7,21 @@ import { defineConfig } from 'vitepress';
  */
 
 // In the order users reach for them: the server and the client first.
-const packages = ['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing'];
+const packages = [
+  'server',
+  'client',
+  'cli',
+  'middleware',
+  'core',
+  'schema',
+  'state-sealing',
+  'redis',
+];
 
 export default defineConfig({
   title: 'Parley',
   description:
-    'Elicitation for MCP servers and clients in TypeScript, in both protocol eras: ctx.elicit() on handshake connections, the guard pattern on the modern protocol.',
+    'Elicitation for MCP servers and clients in TypeScript, in both protocol eras, written once with ctx.ask().',
   lang: 'en-US',
   // Inside node_modules, so linters, formatters and git never see Vite's pre-bundled deps.
   cacheDir: './node_modules/.vitepress/cache',
@@ -35,6 +44,7 @@ export default defineConfig({
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'User elicitation', link: '/guide/elicitation' },
           { text: 'Clients that cannot ask', link: '/guide/ask-fallback' },
+          { text: 'The per-era layer', link: '/guide/per-era' },
           { text: 'Schema libraries', link: '/guide/schema-libraries' },
           { text: 'Middleware', link: '/guide/middleware' },
           { text: 'The client', link: '/guide/client' },

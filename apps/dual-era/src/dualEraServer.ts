@@ -6,7 +6,7 @@ import * as z from 'zod';
  * One server, both eras, one code path per tool: each asks with `await ctx.ask(...)`, which
  * sends a real request on a handshake-era connection and, on the modern protocol, ends the round
  * with the question and replays the answer when the handler runs again. No era test anywhere,
- * no bridge; both eras end in the same result.
+ * no per-era branch; both eras end in the same result.
  */
 
 export interface DualEraServerOptions {

@@ -1,4 +1,8 @@
-import { ParleyServer, UnsupportedCapabilityError } from '@parley/server';
+import {
+  ParleyServer,
+  UnsupportedCapabilityError,
+  elicitRequest,
+} from '@parley/server';
 
 export function createServer(): ParleyServer {
   const mcp = new ParleyServer({ name: 'Feedback Server' });
@@ -6,9 +10,12 @@ export function createServer(): ParleyServer {
   // #region feedback
   mcp.tool('optional_feedback', async (_args, ctx) => {
     try {
-      const result = await ctx.elicit('Any feedback?', String, {
-        responseTitle: 'Feedback',
-      });
+      const result = await ctx.ask(
+        'feedback',
+        elicitRequest('Any feedback?', String, {
+          responseTitle: 'Feedback',
+        }),
+      );
       return result.action === 'accept'
         ? `Feedback: ${result.data}`
         : 'No feedback';

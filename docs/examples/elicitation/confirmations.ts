@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 
 function doAction(): string {
   return 'Action done';
@@ -11,9 +15,12 @@ export function createServer(
 
   // #region approve
   mcp.tool('approve_action', async (_args, ctx) => {
-    const result = await ctx.elicit('Approve this action?', Boolean, {
-      responseTitle: 'Approve',
-    });
+    const result = await ctx.ask(
+      'approve',
+      elicitRequest('Approve this action?', Boolean, {
+        responseTitle: 'Approve',
+      }),
+    );
 
     if (result.action === 'accept' && result.data) return doAction();
     throw new Error('Action rejected');
@@ -23,9 +30,9 @@ export function createServer(
   // #region approveOnly
   mcp.tool('acknowledge', async (_args, ctx) => {
     // `null`: no fields at all; accept / decline / cancel is the whole answer.
-    const result = await ctx.elicit(
-      'Acknowledge the maintenance window?',
-      null,
+    const result = await ctx.ask(
+      'approval',
+      elicitRequest('Acknowledge the maintenance window?', null),
     );
     return result.action === 'accept' ? 'Acknowledged' : 'Not acknowledged';
   });

@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 // #region tsEnum
@@ -17,10 +21,13 @@ export function createServer(
 
   // #region list
   mcp.tool('set_priority', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'What priority level?',
-      ['low', 'medium', 'high'],
-      labels,
+    const result = await ctx.ask(
+      'priority',
+      elicitRequest(
+        'What priority level?',
+        ['low', 'medium', 'high'],
+        labels,
+      ),
     );
 
     if (result.action === 'accept')
@@ -31,10 +38,13 @@ export function createServer(
 
   // #region literal
   mcp.tool('set_priority_literal', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'What priority level?',
-      z.literal(['low', 'medium', 'high']), // or z.enum(['low', 'medium', 'high'])
-      labels,
+    const result = await ctx.ask(
+      'priority',
+      elicitRequest(
+        'What priority level?',
+        z.literal(['low', 'medium', 'high']), // or z.enum(['low', 'medium', 'high'])
+        labels,
+      ),
     );
 
     if (result.action === 'accept')
@@ -45,10 +55,9 @@ export function createServer(
 
   // #region enumTool
   mcp.tool('set_priority_enum', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'What priority level?',
-      Priority,
-      labels,
+    const result = await ctx.ask(
+      'priority',
+      elicitRequest('What priority level?', Priority, labels),
     );
 
     if (result.action === 'accept')

@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 // #region defaults
@@ -23,9 +27,9 @@ export function createServer(
   const mcp = new ParleyServer({ name: 'Task Server', ...options });
 
   mcp.tool('create_task', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'Please provide task details',
-      TaskDetails,
+    const result = await ctx.ask(
+      'task',
+      elicitRequest('Please provide task details', TaskDetails),
     );
     if (result.action === 'accept') {
       return `Created: ${result.data.title} (priority ${result.data.priority})`;

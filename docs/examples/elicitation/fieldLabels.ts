@@ -12,10 +12,13 @@ export function createServer(
 
   // #region confirmPurchase
   mcp.tool('confirm_purchase', async (_args, ctx) => {
-    const result = await ctx.elicit('Buy 1x Baguette?', Boolean, {
-      responseTitle: 'Confirm purchase',
-      responseDescription: 'Approve this transaction?',
-    });
+    const result = await ctx.ask(
+      'purchase',
+      elicitRequest('Buy 1x Baguette?', Boolean, {
+        responseTitle: 'Confirm purchase',
+        responseDescription: 'Approve this transaction?',
+      }),
+    );
     if (result.action === 'accept')
       return result.data ? 'Purchased' : 'Declined';
     return 'No response';
@@ -30,7 +33,10 @@ export function createServer(
         .meta({ title: 'Street', description: 'Street and number' }),
       floor: z.number().int().optional().meta({ title: 'Floor' }),
     });
-    const result = await ctx.elicit('Where should we deliver?', Delivery);
+    const result = await ctx.ask(
+      'address',
+      elicitRequest('Where should we deliver?', Delivery),
+    );
     return result.action === 'accept'
       ? `Delivering to ${result.data.street}`
       : 'Pick-up then';

@@ -3,6 +3,7 @@ import {
   CancelledElicitation,
   DeclinedElicitation,
   ParleyServer,
+  elicitRequest,
   type ParleyServerOptions,
 } from '@parley/server';
 import * as z from 'zod';
@@ -21,9 +22,9 @@ export function createServer(
       description: 'Collect user information through interactive prompts.',
     },
     async (_args, ctx) => {
-      const result = await ctx.elicit(
-        'Please provide your information',
-        UserInfo,
+      const result = await ctx.ask(
+        'info',
+        elicitRequest('Please provide your information', UserInfo),
       );
 
       if (result.action === 'accept') {
@@ -40,9 +41,12 @@ export function createServer(
 
   // #region pattern
   mcp.tool('pattern_example', async (_args, ctx) => {
-    const result = await ctx.elicit('Enter your name:', String, {
-      responseTitle: 'Name',
-    });
+    const result = await ctx.ask(
+      'name',
+      elicitRequest('Enter your name:', String, {
+        responseTitle: 'Name',
+      }),
+    );
 
     if (result instanceof AcceptedElicitation)
       return `Hello ${result.data}!`;
@@ -55,9 +59,12 @@ export function createServer(
 
   // #region switch
   mcp.tool('switch_example', async (_args, ctx) => {
-    const result = await ctx.elicit('Enter your name:', String, {
-      responseTitle: 'Name',
-    });
+    const result = await ctx.ask(
+      'name',
+      elicitRequest('Enter your name:', String, {
+        responseTitle: 'Name',
+      }),
+    );
 
     switch (result.action) {
       case 'accept':

@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 // #region tagEnum
@@ -17,10 +21,13 @@ export function createServer(
 
   // #region nestedList
   mcp.tool('select_tags', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'Choose tags',
-      [['bug', 'feature', 'documentation']], // note: a list in a list
-      labels,
+    const result = await ctx.ask(
+      'tags',
+      elicitRequest(
+        'Choose tags',
+        [['bug', 'feature', 'documentation']], // note: a list in a list
+        labels,
+      ),
     );
 
     if (result.action === 'accept')
@@ -31,7 +38,10 @@ export function createServer(
 
   // #region enumList
   mcp.tool('select_tags_enum', async (_args, ctx) => {
-    const result = await ctx.elicit('Choose tags', [Tag], labels);
+    const result = await ctx.ask(
+      'tags',
+      elicitRequest('Choose tags', [Tag], labels),
+    );
 
     if (result.action === 'accept')
       return `Selected: ${result.data.join(', ')}`; // Tag[]
@@ -45,10 +55,9 @@ export function createServer(
       .array(z.enum(['bug', 'feature', 'documentation']))
       .min(1)
       .max(2);
-    const result = await ctx.elicit(
-      'Choose one or two tags',
-      TwoTags,
-      labels,
+    const result = await ctx.ask(
+      'tags',
+      elicitRequest('Choose one or two tags', TwoTags, labels),
     );
 
     if (result.action === 'accept')

@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 export function createServer(
@@ -11,23 +15,28 @@ export function createServer(
     'plan_meeting',
     { description: 'Plan a meeting by gathering details step by step.' },
     async (_args, ctx) => {
-      const title = await ctx.elicit("What's the meeting title?", String, {
-        responseTitle: 'Title',
-      });
+      const title = await ctx.ask(
+        'title',
+        elicitRequest("What's the meeting title?", String, {
+          responseTitle: 'Title',
+        }),
+      );
       if (title.action !== 'accept') return 'Meeting planning cancelled';
 
-      const duration = await ctx.elicit(
-        'Duration in minutes?',
-        z.number().int(),
-        {
+      const duration = await ctx.ask(
+        'duration',
+        elicitRequest('Duration in minutes?', z.number().int(), {
           responseTitle: 'Minutes',
-        },
+        }),
       );
       if (duration.action !== 'accept') return 'Meeting planning cancelled';
 
-      const priority = await ctx.elicit('Is this urgent?', ['yes', 'no'], {
-        responseTitle: 'Urgent',
-      });
+      const priority = await ctx.ask(
+        'urgent',
+        elicitRequest('Is this urgent?', ['yes', 'no'], {
+          responseTitle: 'Urgent',
+        }),
+      );
       if (priority.action !== 'accept') return 'Meeting planning cancelled';
 
       const urgent = priority.data === 'yes';

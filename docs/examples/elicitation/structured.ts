@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 export function createServer(
@@ -15,9 +19,9 @@ export function createServer(
   });
 
   mcp.tool('create_task', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'Please provide task details',
-      TaskDetails,
+    const result = await ctx.ask(
+      'task',
+      elicitRequest('Please provide task details', TaskDetails),
     );
 
     if (result.action === 'accept') {
@@ -32,10 +36,16 @@ export function createServer(
   mcp.tool('create_project', async (_args, ctx) => {
     // The spec allows only flat objects: a compile-time error, and a TypeError before
     // anything is sent for code the compiler does not check.
-    // @ts-expect-error elicitation cannot carry this shape (a nested object)
-    const result = await ctx.elicit(
-      'Project details',
-      z.object({ name: z.string(), owner: z.object({ email: z.email() }) }),
+    const result = await ctx.ask(
+      'project',
+      elicitRequest(
+        'Project details',
+        // @ts-expect-error elicitation cannot carry this shape (a nested object)
+        z.object({
+          name: z.string(),
+          owner: z.object({ email: z.email() }),
+        }),
+      ),
     );
     return result.action;
   });

@@ -1,4 +1,8 @@
-import { ParleyServer, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+} from '@parley/server';
 
 export function createServer(
   options: Partial<ParleyServerOptions> = {},
@@ -7,14 +11,17 @@ export function createServer(
 
   // #region single
   mcp.tool('set_priority', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'What priority level?',
-      {
-        low: { title: 'Low Priority' },
-        medium: { title: 'Medium Priority' },
-        high: { title: 'High Priority' },
-      },
-      { responseTitle: 'Priority' },
+    const result = await ctx.ask(
+      'priority',
+      elicitRequest(
+        'What priority level?',
+        {
+          low: { title: 'Low Priority' },
+          medium: { title: 'Medium Priority' },
+          high: { title: 'High Priority' },
+        },
+        { responseTitle: 'Priority' },
+      ),
     );
 
     if (result.action === 'accept')
@@ -25,16 +32,19 @@ export function createServer(
 
   // #region multi
   mcp.tool('select_priorities', async (_args, ctx) => {
-    const result = await ctx.elicit(
-      'Choose priorities',
-      [
-        {
-          low: { title: 'Low Priority' },
-          medium: { title: 'Medium Priority' },
-          high: { title: 'High Priority' },
-        },
-      ],
-      { responseTitle: 'Priorities' },
+    const result = await ctx.ask(
+      'priorities',
+      elicitRequest(
+        'Choose priorities',
+        [
+          {
+            low: { title: 'Low Priority' },
+            medium: { title: 'Medium Priority' },
+            high: { title: 'High Priority' },
+          },
+        ],
+        { responseTitle: 'Priorities' },
+      ),
     );
 
     if (result.action === 'accept')

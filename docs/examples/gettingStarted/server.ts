@@ -1,9 +1,5 @@
 // #region server
-import { ParleyServer, elicitRequest, inputRequired } from '@parley/server';
-
-const askName = elicitRequest("What's your name?", String, {
-  responseTitle: 'Name',
-});
+import { ParleyServer, elicitRequest } from '@parley/server';
 
 export function createServer(): ParleyServer {
   const mcp = new ParleyServer({ name: 'Greeter' });
@@ -12,19 +8,14 @@ export function createServer(): ParleyServer {
     'greet',
     { description: 'Greets you by name.' },
     async (_args, ctx) => {
-      if (ctx.era === 'handshake') {
-        // Handshake era (≤ 2025-11-25): ask now, wait for the answer, carry on.
-        const name = await ctx.elicit("What's your name?", String, {
+      // One code path for both eras: a request the client answers mid-call (≤ 2025-11-25),
+      // or a round that returns the question and runs again with the answer (2026-07-28).
+      const name = await ctx.ask(
+        'name',
+        elicitRequest("What's your name?", String, {
           responseTitle: 'Name',
-        });
-        return name.action === 'accept'
-          ? `Hello, ${name.data}!`
-          : 'Hello, stranger!';
-      }
-      // Modern protocol (2026-07-28): return the question; the client answers and calls again.
-      const name = ctx.answer('name', askName);
-      if (name === undefined)
-        return inputRequired({ inputRequests: { name: askName } });
+        }),
+      );
       return name.action === 'accept'
         ? `Hello, ${name.data}!`
         : 'Hello, stranger!';

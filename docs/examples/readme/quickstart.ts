@@ -1,23 +1,14 @@
 import { Client } from '@parley/client';
-import { ParleyServer, elicitRequest, inputRequired } from '@parley/server';
-
-const askName = elicitRequest("What's your name?", String, {
-  responseTitle: 'Name',
-});
+import { ParleyServer, elicitRequest } from '@parley/server';
 
 const server = new ParleyServer({ name: 'Greeter' });
 server.tool('greet', {}, async (_args, ctx) => {
-  if (ctx.era === 'handshake') {
-    // Protocol ≤ 2025-11-25: ask mid-call, wait for the answer.
-    const name = await ctx.elicit("What's your name?", String, {
-      responseTitle: 'Name',
-    });
-    return name.action === 'accept' ? `Hello, ${name.data}!` : 'Hello!';
-  }
-  // Protocol 2026-07-28: return the question; the client answers, retries.
-  const name = ctx.answer('name', askName);
-  if (name === undefined)
-    return inputRequired({ inputRequests: { name: askName } });
+  // Written once: a mid-call request on protocol ≤ 2025-11-25, a round the
+  // client answers and retries on 2026-07-28 (the handler runs again).
+  const name = await ctx.ask(
+    'name',
+    elicitRequest("What's your name?", String, { responseTitle: 'Name' }),
+  );
   return name.action === 'accept' ? `Hello, ${name.data}!` : 'Hello!';
 });
 

@@ -19,7 +19,6 @@ import * as bookFlight from '../elicitation/bookFlight.ts';
 import * as carryingState from '../elicitation/carryingState.ts';
 import { bookFlight as drive } from '../elicitation/drivingTheLoop.ts';
 import * as dualEra from '../elicitation/dualEra.ts';
-import * as eraBridge from '../elicitation/eraBridge.ts';
 import * as eraErrors from '../elicitation/eraErrors.ts';
 import { createReplica } from '../elicitation/multiReplica.ts';
 import { roundRobin } from '../deployment/roundRobin.ts';
@@ -286,17 +285,6 @@ describe.each(eras)('dual-era servers, %s era', (era) => {
     await using _ = client;
     expect(textOf(await client.callTool('book_table'))).toBe('Table for 4');
     expect(rounds.map((round) => round.era)).toEqual([era]);
-  });
-
-  test('the opt-in era bridge serves a guard-pattern tool to both eras', async () => {
-    const { client } = await connect(
-      eraBridge.createServer(),
-      era,
-      () => 'Ada',
-    );
-    await using _ = client;
-    expect(client.era).toBe(era);
-    expect(textOf(await client.callTool('greet'))).toBe('Hello, Ada!');
   });
 });
 

@@ -12,6 +12,11 @@ import type { InferResponse, ResponseTypeOptions } from './responseType.ts';
  *
  * Types only. The run-time checks stay, for what the types cannot see (a `pattern`, a JSON
  * Schema object built at run time).
+ *
+ * The helpers below that are not exported (`StandardInput`, `Unknowable`, `CarriableInput`,
+ * `IsWrapped`, `NotForFields`) are type-level arithmetic: nobody writes or receives a value of
+ * them. `typedoc.json` in this package lists them as intentionally not exported, so the
+ * reference's "every referenced type is exported" check still catches anything else.
  */
 
 type IsTrue<T> = [T] extends [true] ? true : false;

@@ -69,14 +69,6 @@ export interface ParleyServerOptions {
   /** HTTP behaviour: sessions for handshake-era clients, DNS-rebinding protection, body limit. */
   http?: HttpOptions;
   /**
-   * Opt-in bridge between the eras: an `inputRequired(...)` returned on a handshake-era
-   * connection is fulfilled by pushing its requests to the client (real `elicitation/create`,
-   * `sampling/createMessage`, `roots/list`) and running the handler again with the answers and
-   * the state, as a modern client would. Off by default: the era gate is strict, and a guard
-   * that returns an ask on a handshake connection fails with an `EraMismatchError`.
-   */
-  eraBridge?: boolean;
-  /**
    * What tools do, by default, for a client that lacks what their asks need (no elicitation, no
    * URL mode, no sampling): `'error'` (the default), `'hide'`, `'arguments'` or a function. A
    * tool's own `askFallback` wins. `'hide'` and `'arguments'` act on the asks a tool declares

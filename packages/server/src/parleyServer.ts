@@ -153,7 +153,6 @@ export class ParleyServer {
       },
       middleware: this.#middleware,
       changes: this.#changes,
-      eraBridge: options.eraBridge === true,
       now: security.now ?? Date.now,
     };
     this.#dispatcher = new ModernDispatcher(this.#runtime, (name) => this.#paramHeadersOf(name));

@@ -41,8 +41,6 @@ export interface ServerRuntime {
   changes: ChangeNotifier;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
-  /** Opt-in: fulfil asks on handshake-era connections by pushing their requests (see `eraBridge`). */
-  eraBridge: boolean;
 }
 
 /** True when the server has at least one resource or resource template. */

@@ -1,5 +1,16 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as NodeHttp from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/**
+ * `node:http` through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), not an import:
+ * bundlers for Workers and other edge runtimes follow the fetch handler's dynamic import of
+ * this module, and a static `node:*` import here would make every edge bundle need Node
+ * compatibility (workerd refuses to load it without `nodejs_compat`) for code it never runs.
+ */
+function createServer(listener: NodeHttp.RequestListener): NodeHttp.Server {
+  return process.getBuiltinModule('node:http').createServer(listener);
+}
 
 /**
  * A `node:http` server in front of a web-standard fetch handler: the request is streamed in, the

@@ -4,8 +4,8 @@ import { askDigest, declaredDigest, type AskedRecord } from './asked.ts';
 import type { RecordedAnswer, RoundEnvelope } from './envelope.ts';
 
 /**
- * The replay record of one flow written with `ctx.ask`, as one round sees it (modern era, and
- * bridged handshake rounds). The handler re-runs from the top every round; this is what lets
+ * The replay record of one flow written with `ctx.ask`, as one modern-era round sees it (on the
+ * handshake era `ctx.ask` is a request awaited within one run, and nothing is replayed). The handler re-runs from the top every round; this is what lets
  * `ctx.ask` return at once the answers given on earlier rounds, take this round's answers to
  * what the previous round asked, and say when a question has no answer yet (the round then ends
  * with an ask for it). `ctx.remember` keeps its computed values here too.

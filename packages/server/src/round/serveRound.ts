@@ -24,7 +24,6 @@ import { endedCalls } from '../fallback/apply.ts';
 import { unanswerableAsks } from '../fallback/askArguments.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { screenAnswers, type AskedRecord } from './asked.ts';
-import { bridgeAsk } from './bridge.ts';
 import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
 import { FlowReplay } from './replay.ts';
 import { suspensions, swallowedSuspension } from './suspension.ts';
@@ -396,7 +395,7 @@ async function runRound(
 
   const ask = askOf(result);
   if (ask === undefined) return finishComplete(req, target, result, context);
-  if (req.request.era === 'handshake' && !runtime.eraBridge) {
+  if (req.request.era === 'handshake') {
     throw new EraMismatchError({
       kind: target.handler.kind,
       name: target.handler.name,
@@ -543,19 +542,7 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
     if ('replay' in opened)
       return { kind: 'result', result: opened.replay as Record<string, unknown> };
     use = opened.use;
-    let reply = await runRound(runtime, req, target, checked.value, binding, opened);
-    if (
-      reply.kind === 'result' &&
-      req.push !== undefined &&
-      reply.result.resultType === 'input_required'
-    ) {
-      reply = await bridgeAsk(
-        runtime,
-        req,
-        reply.result as unknown as InputRequiredResult,
-        serveRound,
-      );
-    }
+    const reply = await runRound(runtime, req, target, checked.value, binding, opened);
     if (use?.kind === 'run') {
       if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
       else await use.release().catch(serverFault);

@@ -97,7 +97,8 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   const server = new Server(runtime.info, {
     capabilities: capabilitiesOf(runtime),
     ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
-    // The era gate and the bridge are Parley's (round/bridge.ts), never the SDK's shim.
+    // The era gate is Parley's (round/serveRound.ts), never the SDK's shim: ctx.ask is the one
+    // code path for both eras.
     inputRequired: { legacyShim: false },
   });
   const { authInfo } = options;
@@ -109,7 +110,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       const reply = await serveRound(runtime, {
         method,
         params,
-        // Handshake-era clients do not retry with answers; the bridge feeds its own rounds.
+        // Handshake-era clients do not retry with answers: ctx.ask awaits them within the run.
         inputResponses: undefined,
         requestState: undefined,
         request: facts(server, ctx, method, authInfo),

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 
-import { ParleyServer, elicitRequest, inputRequired } from '../../src/index.ts';
+import { ParleyServer } from '../../src/index.ts';
 import { createRoundServer } from '../fixtures/roundServer.ts';
 import { rawHandshake } from '../helpers/rawHandshake.ts';
 import { rawModernCall } from '../helpers/rawModern.ts';
@@ -75,26 +75,6 @@ describe('a client that cannot answer', () => {
       message: expect.stringContaining('elicitation not supported by this client'),
     });
     await client.close();
-  });
-
-  test('the era bridge on a handshake connection: an isError result, never -32021', async () => {
-    const mcp = new ParleyServer({ name: 'Bridged', eraBridge: true, onError: () => {} });
-    const ask = elicitRequest('Name?', String);
-    mcp.tool('greet', (_args, ctx) => {
-      const name = ctx.answer('name', ask);
-      if (name === undefined) return inputRequired({ inputRequests: { name: ask } });
-      return name.action === 'accept' ? `Hi ${name.data}` : 'nobody';
-    });
-    const connection = await rawHandshake(mcp, {
-      protocolVersion: '2025-03-26',
-      capabilities: {},
-      answer: () => ({}),
-    });
-    const result = await connection.call('greet');
-    expect(result.error).toBeUndefined();
-    expect(result.result).toMatchObject({ isError: true });
-    expect(connection.pushed).toEqual([]);
-    await connection.close();
   });
 });
 
