@@ -41,7 +41,7 @@ Options:
   --mode auto|modern|handshake           protocol era (default auto)
   --timeout <ms>                         wait for the server (default 60000)
   --server-stderr                        show a stdio server's stderr
-  --no-elicitation                       declare no elicitation (as many hosts do)
+  --no-elicitation                       declare no elicitation, like many hosts
   -h, --help                             this text
 
 Questions: each field is asked in turn, its limits shown (5–480, at least 2
