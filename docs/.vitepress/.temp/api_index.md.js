@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"API reference","description":"","frontmatter":{},"headers":[],"relativePath":"api/index.md","filePath":"api/index.md"}');
+const _sfc_main = { name: "api/index.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="api-reference" tabindex="-1">API reference <a class="header-anchor" href="#api-reference" aria-label="Permalink to &quot;API reference&quot;">​</a></h1><p>Generated from the TSDoc of each package&#39;s public entry point (<code>src/index.ts</code>) on every build, so it always matches the code. For how the pieces fit together, start with the <a href="/guide/getting-started">guide</a>.</p><p><strong>Start here:</strong> <a href="/api/server#parleyserver"><code>ParleyServer</code></a> and the <a href="/api/server#context"><code>Context</code></a> every handler gets, then the <a href="/api/client#client"><code>Client</code></a> that answers. Each package&#39;s page puts what you reach for first at the top.</p><table tabindex="0"><thead><tr><th>package</th><th>what it does</th><th>guide</th></tr></thead><tbody><tr><td><code>@parley/server</code></td><td><code>ParleyServer</code>: tools, prompts and resources that ask, in both eras; <code>ctx.elicit</code>, the guard pattern</td><td><a href="/guide/elicitation">User elicitation</a>, <a href="/guide/deployment">Deployment</a></td></tr><tr><td><code>@parley/client</code></td><td><code>Client</code>: answers every ask and drives every round</td><td><a href="/guide/client">The client</a>, <a href="/guide/testing">Testing</a></td></tr><tr><td><code>@parley/cli</code></td><td><code>parley</code>, the terminal client; <code>runCli</code> runs it as a function</td><td><a href="/guide/getting-started#connect-from-the-terminal">Connect from the terminal</a></td></tr><tr><td><code>@parley/middleware</code></td><td>round-aware middleware: logging, timing, errors, caching, rate limiting</td><td><a href="/guide/middleware">Middleware</a></td></tr><tr><td><code>@parley/schema</code></td><td>response types to restricted elicitation schemas; answers validated and typed</td><td><a href="/guide/elicitation#schema-and-response-types">Schema and response types</a></td></tr><tr><td><code>@parley/state-sealing</code></td><td>seals <code>requestState</code>: AES-256-GCM, key rings, binding, expiry, single use</td><td><a href="/guide/security">Security</a></td></tr><tr><td><code>@parley/core</code></td><td>protocol versions and eras, elicitation results, <code>InputRequiredResult</code>, tool results, errors</td><td><a href="/guide/elicitation#protocol-requirements">Protocol requirements</a></td></tr></tbody></table><h2 id="packages" tabindex="-1">Packages <a class="header-anchor" href="#packages" aria-label="Permalink to &quot;Packages&quot;">​</a></h2><ul><li><a href="./server">@parley/server</a></li><li><a href="./client">@parley/client</a></li><li><a href="./cli">@parley/cli</a></li><li><a href="./middleware">@parley/middleware</a></li><li><a href="./core">@parley/core</a></li><li><a href="./schema">@parley/schema</a></li><li><a href="./state-sealing">@parley/state-sealing</a></li><li><a href="./redis">@parley/redis</a></li></ul></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/index.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const index = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  index as default
+};
