@@ -76,6 +76,32 @@ export function createServer(
   });
   // #endregion askAll
 
+  // #region prompt
+  mcp.prompt('trip_summary', async (_args, ctx) => {
+    const where = await ctx.ask('destination', askDestination);
+    return where.action === 'accept'
+      ? `Summarize a trip to ${where.data.destination}.`
+      : 'Summarize a trip anywhere.';
+  });
+  // #endregion prompt
+
+  // #region resourceTemplate
+  mcp.resourceTemplate(
+    'fares://{destination}',
+    { name: 'fare', mimeType: 'text/plain' },
+    async (_uri, { destination }, ctx) => {
+      const currency = await ctx.ask(
+        'currency',
+        elicitRequest('In which currency?', ['EUR', 'USD'], {
+          responseTitle: 'Currency',
+        }),
+      );
+      const code = currency.action === 'accept' ? currency.data : 'EUR';
+      return `${String(destination)}: ${lookUpFare(String(destination))} ${code}`;
+    },
+  );
+  // #endregion resourceTemplate
+
   // #region swallowed
   mcp.tool('swallow', async (_args, ctx) => {
     try {

@@ -21,7 +21,9 @@ const answers: ElicitationHandler = (message, responseType) =>
           ? 'Oslo'
           : message.includes('Name')
             ? 'Ada'
-            : responseType(true);
+            : message.includes('currency')
+              ? 'EUR'
+              : responseType(true);
 
 async function connect(era: (typeof eras)[number], lines: string[] = []) {
   const client = new Client(
@@ -74,6 +76,16 @@ describe.each(eras)('%s era', (era) => {
       'Lisbon → Oslo',
     );
     if (era === 'modern') expect(rounds).toEqual([['from', 'to']]);
+  });
+
+  test('a prompt and a resource template ask the same way', async () => {
+    await using client = await connect(era);
+    const prompt = await client.getPrompt('trip_summary');
+    expect(JSON.stringify(prompt.messages)).toContain(
+      'Summarize a trip to Paris.',
+    );
+    const resource = await client.readResource('fares://Oslo');
+    expect(JSON.stringify(resource.contents)).toContain('Oslo: 140 EUR');
   });
 });
 

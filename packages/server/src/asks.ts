@@ -146,8 +146,23 @@ export function isAsk(value: unknown): value is InputRequest {
  * A form elicitation asking for `responseType`: any response type `@parley/schema` accepts
  * (`String`, `['low', 'high']`, a zod, valibot or ArkType schema, a wire schema, …), its answer
  * typed with the schema library's output type. The schema is compiled
- * here, so an inexpressible type throws a `TypeError` where the ask is built. Read the answer
- * with `ctx.answer(key, thisRequest)` to get it validated and typed.
+ * here, so an inexpressible type throws a `TypeError` where the ask is built. Give it to
+ * `ctx.ask(key, thisRequest)` (or `ctx.elicit`, or `inputRequests`), and the answer comes back
+ * validated and typed.
+ *
+ * @example
+ * ```ts
+ * // docs/examples/elicitation/ask.ts#asks
+ * const askDestination = elicitRequest(
+ *   'Where would you like to fly?',
+ *   z.object({ destination: z.string().meta({ title: 'Destination' }) }),
+ * );
+ * const askDate = (destination: string) =>
+ *   elicitRequest(
+ *     `When would you like to fly to ${destination}?`,
+ *     z.object({ date: z.iso.date().meta({ title: 'Date' }) }),
+ *   );
+ * ```
  */
 export function elicitRequest<const R extends ResponseType>(
   message: string,

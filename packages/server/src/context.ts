@@ -203,6 +203,18 @@ export class Context<TState = unknown> {
    * @example
    * ```ts
    * // docs/examples/elicitation/ask.ts#bookFlight
+   * mcp.tool('book_flight', async (_args, ctx) => {
+   *   const where = await ctx.ask('destination', askDestination);
+   *   if (where.action !== 'accept') return 'Booking cancelled.';
+   *   const { destination } = where.data;
+   *
+   *   // Work between questions: once per flow, replayed from the sealed state after that.
+   *   const fare = await ctx.remember('fare', () => lookUpFare(destination));
+   *
+   *   const when = await ctx.ask('date', askDate(destination));
+   *   if (when.action !== 'accept') return 'Booking cancelled.';
+   *   return `Booked ${destination} on ${when.data.date} for €${fare}`;
+   * });
    * ```
    */
   async ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
@@ -216,6 +228,23 @@ export class Context<TState = unknown> {
    * Ask several questions in one round and get their typed answers, by key. On the modern era
    * the questions the flow has no answers to yet go to the client together; on the handshake era
    * they are asked one after another.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#askAll
+   * mcp.tool('plan_trip', async (_args, ctx) => {
+   *   // Both questions in one round (one after another on the handshake era).
+   *   const { from, to } = await ctx.askAll({
+   *     from: elicitRequest('Flying from?', String, {
+   *       responseTitle: 'From',
+   *     }),
+   *     to: elicitRequest('Flying to?', String, { responseTitle: 'To' }),
+   *   });
+   *   if (from.action !== 'accept' || to.action !== 'accept')
+   *     return 'No trip';
+   *   return `${from.data} → ${to.data}`;
+   * });
+   * ```
    */
   async askAll<TAsks extends Record<string, InputRequest>>(asks: TAsks): Promise<AnswersOf<TAsks>> {
     if (typeof asks !== 'object' || asks === null || Object.keys(asks).length === 0) {
@@ -238,6 +267,23 @@ export class Context<TState = unknown> {
    * it is refused, not silently turned into a string).
    *
    * @throws {TypeError} when the value is not plain JSON.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#bookFlight
+   * mcp.tool('book_flight', async (_args, ctx) => {
+   *   const where = await ctx.ask('destination', askDestination);
+   *   if (where.action !== 'accept') return 'Booking cancelled.';
+   *   const { destination } = where.data;
+   *
+   *   // Work between questions: once per flow, replayed from the sealed state after that.
+   *   const fare = await ctx.remember('fare', () => lookUpFare(destination));
+   *
+   *   const when = await ctx.ask('date', askDate(destination));
+   *   if (when.action !== 'accept') return 'Booking cancelled.';
+   *   return `Booked ${destination} on ${when.data.date} for €${fare}`;
+   * });
+   * ```
    */
   async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     checkKey('ctx.remember()', key);

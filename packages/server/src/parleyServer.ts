@@ -82,9 +82,40 @@ function defaultReport(error: unknown, where: { method: string; target: string }
 }
 
 /**
- * An MCP server whose tools, prompts and resources can ask the user for input: with
- * `await ctx.elicit(...)` on handshake-era connections, and by returning `inputRequired(...)`
- * (the guard pattern) on the modern protocol. Built on the official MCP SDK v2.
+ * An MCP server whose tools, prompts and resources can ask the user for input, in both protocol
+ * eras, with one code path: `await ctx.ask(key, ask)` (a request to the client on handshake-era
+ * connections, sealed replay on the modern protocol). The strict per-era layer beneath it
+ * (`ctx.elicit`, and returning `inputRequired(...)`) is there too. Built on the official MCP SDK v2.
+ *
+ * @example
+ * ```ts
+ * // docs/examples/gettingStarted/server.ts#server
+ * import { ParleyServer, elicitRequest } from '@parley/server';
+ *
+ * export function createServer(): ParleyServer {
+ *   const mcp = new ParleyServer({ name: 'Greeter' });
+ *
+ *   mcp.tool(
+ *     'greet',
+ *     { description: 'Greets you by name.' },
+ *     async (_args, ctx) => {
+ *       // One code path for both eras: a request the client answers mid-call (≤ 2025-11-25),
+ *       // or a round that returns the question and runs again with the answer (2026-07-28).
+ *       const name = await ctx.ask(
+ *         'name',
+ *         elicitRequest("What's your name?", String, {
+ *           responseTitle: 'Name',
+ *         }),
+ *       );
+ *       return name.action === 'accept'
+ *         ? `Hello, ${name.data}!`
+ *         : 'Hello, stranger!';
+ *     },
+ *   );
+ *
+ *   return mcp;
+ * }
+ * ```
  */
 export class ParleyServer {
   readonly name: string;
@@ -161,6 +192,23 @@ export class ParleyServer {
   /**
    * Register a tool. `args` are parsed and typed from `options.inputSchema`; `ctx.state` is
    * typed from `options.stateSchema`.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#bookFlight
+   * mcp.tool('book_flight', async (_args, ctx) => {
+   *   const where = await ctx.ask('destination', askDestination);
+   *   if (where.action !== 'accept') return 'Booking cancelled.';
+   *   const { destination } = where.data;
+   *
+   *   // Work between questions: once per flow, replayed from the sealed state after that.
+   *   const fare = await ctx.remember('fare', () => lookUpFare(destination));
+   *
+   *   const when = await ctx.ask('date', askDate(destination));
+   *   if (when.action !== 'accept') return 'Booking cancelled.';
+   *   return `Booked ${destination} on ${when.data.date} for €${fare}`;
+   * });
+   * ```
    */
   tool<
     TSchema extends ToolInputSchema | undefined = undefined,
@@ -207,7 +255,20 @@ export class ParleyServer {
     return this;
   }
 
-  /** Register a prompt. It may ask before it renders, exactly like a tool. */
+  /**
+   * Register a prompt. It may ask before it renders, exactly like a tool.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#prompt
+   * mcp.prompt('trip_summary', async (_args, ctx) => {
+   *   const where = await ctx.ask('destination', askDestination);
+   *   return where.action === 'accept'
+   *     ? `Summarize a trip to ${where.data.destination}.`
+   *     : 'Summarize a trip anywhere.';
+   * });
+   * ```
+   */
   prompt<
     TSchema extends ParameterSchema | undefined = undefined,
     TStateSchema extends StateSchema | undefined = undefined,
@@ -244,7 +305,28 @@ export class ParleyServer {
     return this;
   }
 
-  /** Register a resource at a fixed URI. It may ask before it renders. */
+  /**
+   * Register a resource at a fixed URI. It may ask before it renders, as a resource template does.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#resourceTemplate
+   * mcp.resourceTemplate(
+   *   'fares://{destination}',
+   *   { name: 'fare', mimeType: 'text/plain' },
+   *   async (_uri, { destination }, ctx) => {
+   *     const currency = await ctx.ask(
+   *       'currency',
+   *       elicitRequest('In which currency?', ['EUR', 'USD'], {
+   *         responseTitle: 'Currency',
+   *       }),
+   *     );
+   *     const code = currency.action === 'accept' ? currency.data : 'EUR';
+   *     return `${String(destination)}: ${lookUpFare(String(destination))} ${code}`;
+   *   },
+   * );
+   * ```
+   */
   resource<TStateSchema extends StateSchema | undefined = undefined>(
     uri: string,
     options: ResourceOptions<TStateSchema>,
@@ -270,7 +352,28 @@ export class ParleyServer {
     return this;
   }
 
-  /** Register a resource template (RFC 6570), e.g. `report://{quarter}/revenue`. */
+  /**
+   * Register a resource template (RFC 6570), e.g. `report://{quarter}/revenue`.
+   *
+   * @example
+   * ```ts
+   * // docs/examples/elicitation/ask.ts#resourceTemplate
+   * mcp.resourceTemplate(
+   *   'fares://{destination}',
+   *   { name: 'fare', mimeType: 'text/plain' },
+   *   async (_uri, { destination }, ctx) => {
+   *     const currency = await ctx.ask(
+   *       'currency',
+   *       elicitRequest('In which currency?', ['EUR', 'USD'], {
+   *         responseTitle: 'Currency',
+   *       }),
+   *     );
+   *     const code = currency.action === 'accept' ? currency.data : 'EUR';
+   *     return `${String(destination)}: ${lookUpFare(String(destination))} ${code}`;
+   *   },
+   * );
+   * ```
+   */
   resourceTemplate<TStateSchema extends StateSchema | undefined = undefined>(
     uriTemplate: string,
     options: ResourceOptions<TStateSchema>,

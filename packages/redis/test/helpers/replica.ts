@@ -6,7 +6,7 @@ import * as z from 'zod';
 
 import { ParleyServer, elicitRequest, inputRequired, type SingleUseStore } from '@parley/server';
 
-export const KEYS = ['k'.repeat(32)];
+export const KEYS: string[] = ['k'.repeat(32)];
 
 const askSeats = elicitRequest(
   'How many seats?',
