@@ -76,7 +76,7 @@ function textOf(result: Record<string, unknown>): string {
 }
 
 test('the Inspector is listed book_flight with the answers as optional arguments, and not the tools only the user may confirm', async () => {
-  const { tools } = (await inspect('--method', 'tools/list')) as {
+  const { tools } = (await inspect('--method', 'tools/list')) as unknown as {
     tools: { name: string; inputSchema: { properties?: object; required?: string[] } }[];
   };
   const names = tools.map((tool) => tool.name);
