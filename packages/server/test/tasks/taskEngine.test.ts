@@ -110,7 +110,7 @@ describe('a task that asks', () => {
       params: {
         mode: 'form',
         message: 'Deploy to production?',
-        requestedSchema: approval.params.requestedSchema,
+        requestedSchema: (approval.params as { requestedSchema: unknown }).requestedSchema,
       },
     });
     expect(await s.engine.update(task.taskId, {}, { approve: accept({ approve: true }) })).toEqual({

@@ -136,7 +136,7 @@ describe('2026-07-28: the extension', () => {
       result: { content: [{ type: 'text', text: 'Hello, Luca!' }] },
     });
     // The related-task key of 2025-11-25 is not inlined (the task id is at the root); others stay.
-    expect((done as { result: { _meta: unknown } }).result._meta).toEqual({
+    expect((done as unknown as { result: { _meta: unknown } }).result._meta).toEqual({
       'example.com/kept': 1,
     });
     expect(done).not.toHaveProperty('inputRequests');
