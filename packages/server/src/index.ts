@@ -28,6 +28,18 @@ export type {
   SingleUseStore,
 } from './round/singleUse.ts';
 
+export { createMemoryTaskStore, taskListOwner } from './tasks/taskStore.ts';
+export type { MemoryTaskStoreOptions, TaskStore } from './tasks/taskStore.ts';
+export { taskExpiresAt } from './tasks/taskRecord.ts';
+export type {
+  DeliveredAnswer,
+  PendingInput,
+  TaskLease,
+  TaskProgress,
+  TaskRecord,
+  TaskScope,
+} from './tasks/taskRecord.ts';
+
 export { Context } from './context.ts';
 export type {
   ElicitOptions,

@@ -21,6 +21,7 @@ test('the public API is exactly this', () => {
     'UnsupportedCapabilityError',
     'UrlElicitationRequiredError',
     'createMemorySingleUseStore',
+    'createMemoryTaskStore',
     'elicitRequest',
     'elicitUrlRequest',
     'eraOf',
@@ -28,5 +29,7 @@ test('the public API is exactly this', () => {
     'isModernVersion',
     'rootsRequest',
     'sampleRequest',
+    'taskExpiresAt',
+    'taskListOwner',
   ]);
 });

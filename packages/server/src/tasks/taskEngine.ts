@@ -15,8 +15,8 @@ import { askInfoOf } from '../asks.ts';
 import { askedEntryOf } from '../round/asked.ts';
 import { elicitRequestFor } from '../round/versionSchemas.ts';
 import { systemClock, type CancelTimer, type Clock } from './clock.ts';
-import { expiresAtOf, isFinished, type TaskRecord, type TaskScope } from './taskRecord.ts';
-import { createMemoryTaskStore, listOwnerOf, type TaskStore } from './taskStore.ts';
+import { taskExpiresAt, isFinished, type TaskRecord, type TaskScope } from './taskRecord.ts';
+import { createMemoryTaskStore, taskListOwner, type TaskStore } from './taskStore.ts';
 import {
   hasLostOwner,
   newTaskRecord,
@@ -138,7 +138,7 @@ export class TaskEngine {
 
   constructor(options: TaskEngineOptions = {}) {
     this.#clock = options.clock ?? systemClock;
-    this.#store = options.store ?? createMemoryTaskStore({ clock: this.#clock });
+    this.#store = options.store ?? createMemoryTaskStore({ now: () => this.#clock.now() });
     this.replicaId = options.replicaId ?? `replica-${crypto.randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#maxReasks = options.maxReasks ?? DEFAULT_MAX_REASKS;
@@ -183,7 +183,7 @@ export class TaskEngine {
     local.stop.push(
       this.#store.watch(record.taskId, (changed) => this.#observe(record.taskId, changed)),
     );
-    const expiresAt = expiresAtOf(record);
+    const expiresAt = taskExpiresAt(record);
     if (expiresAt !== Infinity) {
       local.stop.push(
         this.#clock.setTimer(
@@ -256,7 +256,7 @@ export class TaskEngine {
     access: TaskAccess,
     page: { cursor?: string; limit?: number } = {},
   ): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
-    const owner = listOwnerOf(access);
+    const owner = taskListOwner(access);
     if (owner === undefined) return { tasks: [] };
     return this.#store.list(owner, {
       limit: page.limit ?? 50,

@@ -97,7 +97,7 @@ export interface TaskRecord {
 }
 
 /** When the record may be forgotten (ms since the epoch), or `Infinity`. */
-export function expiresAtOf(record: TaskRecord): number {
+export function taskExpiresAt(record: TaskRecord): number {
   return record.ttlMs === null ? Infinity : record.createdAt + record.ttlMs;
 }
 

@@ -1,5 +1,4 @@
-import { systemClock, type Clock } from './clock.ts';
-import { expiresAtOf, type TaskRecord } from './taskRecord.ts';
+import { taskExpiresAt, type TaskRecord } from './taskRecord.ts';
 
 /**
  * Where tasks live. In memory by default (one process); a shared store (Redis, in
@@ -17,7 +16,7 @@ import { expiresAtOf, type TaskRecord } from './taskRecord.ts';
  * - **Change notices**: `watch` tells a listener of every write to a task, whichever replica
  *   made it. Notices may be lost (pub/sub is at most once): the task engine also re-reads on
  *   its own heartbeat, so a lost notice delays, and never loses, an answer.
- * - **Expiry**: a record may be forgotten once its TTL ran out (`expiresAtOf(record)`); `get`
+ * - **Expiry**: a record may be forgotten once its TTL ran out (`taskExpiresAt(record)`); `get`
  *   must not return it after that.
  *
  * The replica that runs a task holds a lease on it (`record.lease`), renewed through `update`
@@ -56,7 +55,7 @@ export interface TaskStore {
 }
 
 /** Who a task is listed under, for `tasks/list`: its principal, else its session. */
-export function listOwnerOf(who: { principal?: string; sessionId?: string }): string | undefined {
+export function taskListOwner(who: { principal?: string; sessionId?: string }): string | undefined {
   const { principal, sessionId } = who;
   if (principal !== undefined) return `principal:${principal}`;
   return sessionId === undefined ? undefined : `session:${sessionId}`;
@@ -66,8 +65,8 @@ export function listOwnerOf(who: { principal?: string; sessionId?: string }): st
 export interface MemoryTaskStoreOptions {
   /** The most tasks held at once; creating one more fails (never forgets a live task). Default 10 000. */
   maxTasks?: number;
-  /** The clock expiry is judged by. Default: the system clock. */
-  clock?: Clock;
+  /** Milliseconds since the epoch, that expiry is judged by; injectable for tests. Default `Date.now`. */
+  now?: () => number;
 }
 
 const API = 'createMemoryTaskStore';
@@ -100,7 +99,7 @@ function readCursor(cursor: string): Position {
  * copies records in and out, so no caller can change a stored task except through `update`.
  */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
-  const { maxTasks = 10_000, clock = systemClock } = options;
+  const { maxTasks = 10_000, now = Date.now } = options;
   if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) {
     throw new RangeError(`${API}: maxTasks must be a positive integer (got ${String(maxTasks)}).`);
   }
@@ -109,15 +108,15 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
   const live = (taskId: string): TaskRecord | undefined => {
     const record = tasks.get(taskId);
-    if (record !== undefined && expiresAtOf(record) <= clock.now()) {
+    if (record !== undefined && taskExpiresAt(record) <= now()) {
       tasks.delete(taskId);
       return undefined;
     }
     return record;
   };
   const sweep = (): void => {
-    const now = clock.now();
-    for (const [taskId, record] of tasks) if (expiresAtOf(record) <= now) tasks.delete(taskId);
+    const time = now();
+    for (const [taskId, record] of tasks) if (taskExpiresAt(record) <= time) tasks.delete(taskId);
   };
   const notify = (taskId: string, record: TaskRecord | undefined): void => {
     for (const listener of [...(listeners.get(taskId) ?? [])]) {
@@ -160,7 +159,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       sweep();
       const after = page.cursor === undefined ? undefined : readCursor(page.cursor);
       const mine = [...tasks.values()]
-        .filter((record) => listOwnerOf(record.scope) === owner)
+        .filter((record) => taskListOwner(record.scope) === owner)
         .sort(newestFirst)
         .filter((record) => after === undefined || newestFirst(record, after) > 0);
       const slice = mine.slice(0, page.limit);

@@ -36,7 +36,10 @@ const confirm = elicitRequest('Delete report.txt?', z.object({ confirm: z.boolea
 
 function setup() {
   const clock = new ManualClock();
-  const engine = new TaskEngine({ store: createMemoryTaskStore({ clock }), clock });
+  const engine = new TaskEngine({
+    store: createMemoryTaskStore({ now: () => clock.now() }),
+    clock,
+  });
   const start = (run: (io: TaskIO) => Promise<TaskOutcome>, scope = modernScope) =>
     engine.start({ scope, ttlMs: 60_000, pollIntervalMs: 100, run });
   return { clock, engine, start };

@@ -44,7 +44,10 @@ function contextFor(io: TaskIO): Context {
 
 async function setup() {
   const clock = new ManualClock();
-  const engine = new TaskEngine({ store: createMemoryTaskStore({ clock }), clock });
+  const engine = new TaskEngine({
+    store: createMemoryTaskStore({ now: () => clock.now() }),
+    clock,
+  });
   const until = async (taskId: string, status: TaskRecord['status']): Promise<TaskRecord> => {
     for (let i = 0; i < 50; i++) {
       const record = await engine.get(taskId, {});

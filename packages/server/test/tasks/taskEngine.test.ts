@@ -49,7 +49,7 @@ interface Setup {
 
 function setup(options: { leaseMs?: number; maxReasks?: number } = {}): Setup {
   const clock = new ManualClock();
-  const store = createMemoryTaskStore({ clock });
+  const store = createMemoryTaskStore({ now: () => clock.now() });
   const reports: unknown[] = [];
   const engine = new TaskEngine({
     store,
@@ -474,7 +474,7 @@ describe('replicas sharing a store', () => {
 
   test('any replica serves get, update and cancel; the answer reaches the replica that awaits it', async () => {
     const clock = new ManualClock();
-    const shared = createMemoryTaskStore({ clock });
+    const shared = createMemoryTaskStore({ now: () => clock.now() });
     const a = new TaskEngine({ store: shared, clock, replicaId: 'a' });
     const b = new TaskEngine({ store: shared, clock, replicaId: 'b' });
     const task = await a.start({
@@ -494,7 +494,7 @@ describe('replicas sharing a store', () => {
 
   test('a replica that dies mid-task: the next reader marks the task failed, with the reason', async () => {
     const clock = new ManualClock();
-    const shared = createMemoryTaskStore({ clock });
+    const shared = createMemoryTaskStore({ now: () => clock.now() });
     const link = reachable(shared);
     const a = new TaskEngine({
       store: link.store,
@@ -566,7 +566,7 @@ describe('the memory store', () => {
 
   test('copies records in and out, and refuses more than maxTasks', async () => {
     const clock = new ManualClock();
-    const store = createMemoryTaskStore({ clock, maxTasks: 1 });
+    const store = createMemoryTaskStore({ now: () => clock.now(), maxTasks: 1 });
     const engine = new TaskEngine({ store, clock });
     const task = await engine.start({
       scope,
