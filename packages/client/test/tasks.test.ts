@@ -45,6 +45,7 @@ const tools: Record<string, Step[]> = {
     { result: echo },
   ],
   prepare: [{ result: echo }],
+  instant: [{ result: () => ({ content: [{ type: 'text', text: 'done at once' }] }) }],
   slow: [{ hang: true }],
   broken: [{ error: { code: -32602, message: 'Unknown job' } }],
   chatty: [
@@ -77,7 +78,12 @@ const answers: Record<string, unknown> = {
 };
 
 async function connect(options: ClientOptions = {}, pollIntervalMs = 30): Promise<Client> {
-  server = await startRawTaskServer({ tools, pollIntervalMs, mrtrFirst: ['prepare'] });
+  server = await startRawTaskServer({
+    tools,
+    pollIntervalMs,
+    mrtrFirst: ['prepare'],
+    immediate: ['instant'],
+  });
   client = new Client(server.url, {
     mode: 'modern',
     elicitationHandler: (message, responseType) => responseType(answers[message] as never),
@@ -188,6 +194,14 @@ describe('a call that becomes a task', () => {
       inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } },
     });
     expect(calls('tasks/get').length).toBeGreaterThan(0);
+  });
+
+  test('a task created already completed is read once for its result', async () => {
+    await connect();
+    expect((await client!.callTool('instant')).content).toEqual([
+      { type: 'text', text: 'done at once' },
+    ]);
+    expect(calls('tasks/get')).toHaveLength(1);
   });
 
   test('a tool that answers synchronously still does', async () => {

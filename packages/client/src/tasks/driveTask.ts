@@ -117,7 +117,7 @@ abstract class TaskDriver {
 
   constructor(raw: Record<string, unknown>, context: TaskDriveContext) {
     this.context = context;
-    this.task = readTask(raw, context.connection.era);
+    this.task = readTask(raw, context.connection.era, undefined, 'created');
     this.handle = new CallTaskHandle(
       context.state.info,
       context.connection.era,
@@ -208,6 +208,8 @@ class ModernTaskDriver extends TaskDriver {
   async run(): Promise<Record<string, unknown>> {
     const { state } = this.context;
     try {
+      // The task as created carries no result or error: one that ended at once is read first.
+      if (isTerminalTaskStatus(this.task.status)) await this.poll();
       for (;;) {
         const task = this.task;
         if (task.status === 'completed') return task.result ?? { content: [] };

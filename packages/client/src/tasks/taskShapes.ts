@@ -37,10 +37,17 @@ function invalid(taskId: string | undefined, reason: string): SdkError {
 
 /**
  * Read a task the server sent in `era`'s words; `expectedId` is the task asked about, if any.
+ * A task as created (`shape: 'created'`) carries no questions, result or error; one from
+ * `tasks/get` carries what its status needs.
  *
  * @throws {SdkError} `InvalidResult` naming what is wrong with it.
  */
-export function readTask(value: unknown, era: Era, expectedId?: string): ReadTask {
+export function readTask(
+  value: unknown,
+  era: Era,
+  expectedId?: string,
+  shape: 'created' | 'detailed' = 'detailed',
+): ReadTask {
   if (!isRecord(value)) throw invalid(expectedId, 'not an object');
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt } = value;
   if (typeof taskId !== 'string' || taskId.length === 0) throw invalid(expectedId, 'no taskId');
@@ -68,7 +75,7 @@ export function readTask(value: unknown, era: Era, expectedId?: string): ReadTas
     ttlMs: typeof ttl === 'number' ? ttl : null,
     ...(typeof poll === 'number' ? { pollIntervalMs: poll } : {}),
   };
-  if (era !== 'modern') return task;
+  if (era !== 'modern' || shape === 'created') return task;
   switch (task.status) {
     case 'input_required':
       if (value.inputRequests !== undefined && !isRecord(value.inputRequests)) {

@@ -60,6 +60,8 @@ export interface RawTaskServerOptions {
   pollIntervalMs?: number;
   /** Tools that first ask `user_name` over MRTR, then create the task. */
   mrtrFirst?: string[];
+  /** Tools whose first step runs as the task is created (a task that ended at once). */
+  immediate?: string[];
 }
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -123,6 +125,10 @@ export async function startRawTaskServer(options: RawTaskServerOptions): Promise
       createdAt: new Date().toISOString(),
     };
     tasks.set(task.taskId, task);
+    if (options.immediate?.includes(tool)) {
+      delete task.statusMessage;
+      advance(task);
+    }
     return task;
   };
 
