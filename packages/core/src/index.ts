@@ -46,7 +46,7 @@ export {
   TASK_STATUSES,
   declaresTasksExtension,
   isCreateTaskResult,
-  isLegacyCreateTaskResult,
+  isHandshakeCreateTaskResult,
   isTaskStatus,
   isTerminalTaskStatus,
   tasksRequiredCapabilities,
@@ -54,8 +54,8 @@ export {
 export type {
   CreateTaskResult,
   DetailedTask,
-  LegacyTask,
-  LegacyTaskRequest,
+  HandshakeTask,
+  HandshakeTaskRequest,
   Task,
   TaskStatus,
 } from './tasks.ts';

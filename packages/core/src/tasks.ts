@@ -113,7 +113,7 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
 // ---------------------------------------------------------------------------------------------
 
 /** A task as 2025-11-25 puts it on the wire (`ttl` and `pollInterval`, in milliseconds). */
-export interface LegacyTask {
+export interface HandshakeTask {
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -124,15 +124,15 @@ export interface LegacyTask {
 }
 
 /** What a 2025-11-25 client sends in `params.task` to ask for a task. */
-export interface LegacyTaskRequest {
+export interface HandshakeTaskRequest {
   /** The lifetime the client would like, in milliseconds; the server may choose another. */
   ttl?: number;
 }
 
 /** True for a 2025-11-25 `CreateTaskResult`: `{ task: { taskId, status, … } }`. */
-export function isLegacyCreateTaskResult(
+export function isHandshakeCreateTaskResult(
   value: unknown,
-): value is { task: LegacyTask; _meta?: Meta } {
+): value is { task: HandshakeTask; _meta?: Meta } {
   if (typeof value !== 'object' || value === null) return false;
   const task = (value as { task?: unknown }).task;
   return (

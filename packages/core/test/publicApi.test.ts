@@ -39,7 +39,7 @@ test('the public API is exactly this', () => {
       'inputRequired',
       'isCreateTaskResult',
       'isInputRequiredResult',
-      'isLegacyCreateTaskResult',
+      'isHandshakeCreateTaskResult',
       'isModernVersion',
       'isProtocolVersion',
       'isSupportedVersion',

@@ -6,7 +6,7 @@ import {
   TaskCancelledError,
   declaresTasksExtension,
   isCreateTaskResult,
-  isLegacyCreateTaskResult,
+  isHandshakeCreateTaskResult,
   isTaskStatus,
   isTerminalTaskStatus,
   tasksRequiredCapabilities,
@@ -52,10 +52,10 @@ describe('the tasks vocabulary', () => {
     expect(isCreateTaskResult(flat)).toBe(true);
     expect(isCreateTaskResult({ resultType: 'complete', content: [] })).toBe(false);
     expect(isCreateTaskResult({ resultType: 'task' })).toBe(false);
-    expect(isLegacyCreateTaskResult({ task: { taskId: 't1', status: 'working' } })).toBe(true);
-    expect(isLegacyCreateTaskResult({ task: { taskId: 't1', status: 'asleep' } })).toBe(false);
-    expect(isLegacyCreateTaskResult(flat)).toBe(false);
-    expect(isLegacyCreateTaskResult(null)).toBe(false);
+    expect(isHandshakeCreateTaskResult({ task: { taskId: 't1', status: 'working' } })).toBe(true);
+    expect(isHandshakeCreateTaskResult({ task: { taskId: 't1', status: 'asleep' } })).toBe(false);
+    expect(isHandshakeCreateTaskResult(flat)).toBe(false);
+    expect(isHandshakeCreateTaskResult(null)).toBe(false);
   });
 });
 

@@ -12,6 +12,7 @@ import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 import type { Completer } from './completion.ts';
 import type { ParamHeader } from './http/paramHeaders.ts';
 import type { AskedRecord } from './round/asked.ts';
+import type { ResolvedTaskOptions, ToolTaskOption } from './tasks/taskOptions.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
 import type { ToolInput, ToolInputSchema, ValidatedArgs } from './toolInput.ts';
 
@@ -100,6 +101,13 @@ export interface ToolOptions<
    * continuation rounds and handshake calls that elicited are never cached. Default false.
    */
   cacheable?: boolean;
+  /**
+   * Run the tool as a task (long-running work that can wait for answers for hours):
+   * `'optional'` (a task for clients that can take one, a plain call for the others),
+   * `'required'` (only as a task), or `{ support, start?, ttlMs?, pollIntervalMs? }`. Inside a
+   * task, `ctx.ask` and `ctx.elicit` put their questions on the task and wait for the answers.
+   */
+  task?: ToolTaskOption;
   _meta?: Meta;
 }
 
@@ -167,6 +175,8 @@ export interface ToolDefinition {
   /** Arguments the client mirrors into `Mcp-Param-*` headers (SEP-2243). */
   paramHeaders: readonly ParamHeader[];
   outputJsonSchema: Record<string, unknown> | undefined;
+  /** How the tool runs as a task, with the defaults applied; `undefined`: never. */
+  task: ResolvedTaskOptions | undefined;
   handler: ToolHandler<unknown>;
 }
 

@@ -15,7 +15,15 @@ export type {
   RunOptions,
   RunningServer,
   StdioRunOptions,
+  TasksOptions,
 } from './options.ts';
+export type { CancelTimer, Clock } from './tasks/clock.ts';
+export type {
+  TaskStartMode,
+  TaskSupport,
+  ToolTaskOption,
+  ToolTaskOptions,
+} from './tasks/taskOptions.ts';
 export type { ArgumentLimits } from './round/limits.ts';
 export type { ListKind } from './notifications.ts';
 export type { Completer } from './completion.ts';
@@ -88,6 +96,7 @@ export {
   InvalidRequestStateError,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
+  TaskCancelledError,
   ToolResult,
   UnsupportedCapabilityError,
   UrlElicitationRequiredError,

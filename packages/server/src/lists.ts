@@ -5,6 +5,7 @@ import type { ResourceOptions } from './definitions.ts';
 import { mapFailure } from './round/errors.ts';
 import type { RoundReply } from './round/request.ts';
 import type { ServerRuntime } from './runtime.ts';
+import { legacyToolExecution } from './tasks/legacyWire.ts';
 
 /**
  * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and
@@ -33,13 +34,14 @@ export function listOf(runtime: ServerRuntime, method: ListMethod): Record<strin
   switch (method) {
     case 'tools/list':
       return {
-        tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema }) => ({
+        tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema, task }) => ({
           name,
           ...(options.title !== undefined ? { title: options.title } : {}),
           ...(options.description !== undefined ? { description: options.description } : {}),
           inputSchema: input?.jsonSchema ?? { type: 'object', properties: {} },
           ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
           ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+          ...(task !== undefined ? { execution: legacyToolExecution(task.support) } : {}),
           ...(options._meta !== undefined ? { _meta: options._meta } : {}),
         })),
       };

@@ -1,4 +1,4 @@
-import { isCreateTaskResult, isLegacyCreateTaskResult, type Era } from '@parley/core';
+import { isCreateTaskResult, isHandshakeCreateTaskResult, type Era } from '@parley/core';
 import type { Transport } from '@modelcontextprotocol/client';
 
 /**
@@ -72,7 +72,7 @@ export function relayCreatedTasks(transport: Transport, era: Era): void {
       const { resultType: _task, ...task } = result;
       return deliver({ ...message, result: standIn(era, task, true) } as never, extra);
     }
-    if (era === 'handshake' && isLegacyCreateTaskResult(result)) {
+    if (era === 'handshake' && isHandshakeCreateTaskResult(result)) {
       return deliver(
         { ...message, result: standIn(era, result.task as never, false) } as never,
         extra,

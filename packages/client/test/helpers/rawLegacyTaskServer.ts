@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 
 export type LegacyStep = { ask: Json } | { result: (answers: Json[]) => Json } | { hang: true };
 
-interface LegacyTask {
+interface HandshakeTask {
   taskId: string;
   status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
   statusMessage?: string;
@@ -33,7 +33,7 @@ export interface RawLegacyTaskServer {
   received: Received[];
   /** The responses the client sent to the pushed requests, in order. */
   pushedAnswers: Json[];
-  tasks: Map<string, LegacyTask>;
+  tasks: Map<string, HandshakeTask>;
   close(): Promise<void>;
 }
 
@@ -45,12 +45,12 @@ export async function startRawLegacyTaskServer(
 ): Promise<RawLegacyTaskServer> {
   const received: Received[] = [];
   const pushedAnswers: Json[] = [];
-  const tasks = new Map<string, LegacyTask>();
+  const tasks = new Map<string, HandshakeTask>();
   const waitingFor = new Map<string, (result: Json) => void>();
   const streams = new Set<ServerResponse>();
   let next = 0;
 
-  const shape = (task: LegacyTask): Json => ({
+  const shape = (task: HandshakeTask): Json => ({
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
@@ -72,7 +72,7 @@ export async function startRawLegacyTaskServer(
   });
 
   /** `tasks/result`: push each question, wait for its answer, then send the result. */
-  const streamResult = async (id: unknown, task: LegacyTask, response: ServerResponse) => {
+  const streamResult = async (id: unknown, task: HandshakeTask, response: ServerResponse) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'session-1' });
     streams.add(response);
     const send = (message: Json): void => {
@@ -168,7 +168,7 @@ export async function startRawLegacyTaskServer(
             return json(response, 200, error(id, -32601, 'This tool runs only as a task'));
           }
           next += 1;
-          const task: LegacyTask = {
+          const task: HandshakeTask = {
             taskId: `legacy-${next}`,
             status: 'working',
             steps,

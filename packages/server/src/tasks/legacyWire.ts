@@ -2,8 +2,8 @@ import {
   JSON_RPC_ERROR_CODES,
   RELATED_TASK_META_KEY,
   type JsonRpcErrorObject,
-  type LegacyTask,
-  type LegacyTaskRequest,
+  type HandshakeTask,
+  type HandshakeTaskRequest,
   type Meta,
 } from '@parley/core';
 
@@ -29,7 +29,7 @@ export function relatedTaskMeta(taskId: string): Meta {
 }
 
 /** The task in 2025-11-25's words. */
-export function legacyTaskOf(record: TaskRecord): LegacyTask {
+export function legacyTaskOf(record: TaskRecord): HandshakeTask {
   const statusMessage = statusMessageOf(record);
   return {
     taskId: record.taskId,
@@ -43,12 +43,12 @@ export function legacyTaskOf(record: TaskRecord): LegacyTask {
 }
 
 /** The answer to the `tools/call` that created the task. */
-export function legacyCreateTaskResult(record: TaskRecord): { task: LegacyTask } {
+export function legacyCreateTaskResult(record: TaskRecord): { task: HandshakeTask } {
   return { task: legacyTaskOf(record) };
 }
 
 /** The result of `tasks/get` and `tasks/cancel`: the task's fields, flat. */
-export function legacyTaskResult(record: TaskRecord): LegacyTask {
+export function legacyTaskResult(record: TaskRecord): HandshakeTask {
   return legacyTaskOf(record);
 }
 
@@ -56,7 +56,7 @@ export function legacyTaskResult(record: TaskRecord): LegacyTask {
 export function legacyListResult(
   records: readonly TaskRecord[],
   nextCursor: string | undefined,
-): { tasks: LegacyTask[]; nextCursor?: string } {
+): { tasks: HandshakeTask[]; nextCursor?: string } {
   return {
     tasks: records.map(legacyTaskOf),
     ...(nextCursor !== undefined ? { nextCursor } : {}),
@@ -66,7 +66,7 @@ export function legacyListResult(
 /** `notifications/tasks/status`. */
 export function legacyStatusNotification(record: TaskRecord): {
   method: 'notifications/tasks/status';
-  params: LegacyTask;
+  params: HandshakeTask;
 } {
   return { method: 'notifications/tasks/status', params: legacyTaskOf(record) };
 }
@@ -137,7 +137,7 @@ export function readLegacyTaskParam(value: unknown): LegacyTaskParam {
       },
     };
   }
-  const { ttl } = value as LegacyTaskRequest;
+  const { ttl } = value as HandshakeTaskRequest;
   if (ttl === undefined) return { requested: true };
   if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl <= 0) {
     return {
@@ -191,9 +191,9 @@ export function decideLegacyTask(
 
 /** What a 2025-11-25 server declares when any of its tools runs as a task. */
 export function legacyTasksCapability(): {
-  list: object;
-  cancel: object;
-  requests: { tools: { call: object } };
+  list: Record<string, never>;
+  cancel: Record<string, never>;
+  requests: { tools: { call: Record<string, never> } };
 } {
   return { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 }

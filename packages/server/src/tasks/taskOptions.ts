@@ -52,7 +52,7 @@ export interface ResolvedTaskOptions {
   pollIntervalMs: number;
 }
 
-export const DEFAULT_TASK_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_TASK_TTL_MS: number = 24 * 60 * 60 * 1000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 const SUPPORTS: ReadonlySet<unknown> = new Set(['optional', 'required']);

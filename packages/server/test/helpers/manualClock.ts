@@ -10,7 +10,7 @@ export class ManualClock implements Clock {
   #seq = 0;
   readonly #timers = new Map<number, { due: number; callback: () => void }>();
 
-  constructor(start = Date.UTC(2026, 7, 1, 9, 0, 0)) {
+  constructor(start: number = Date.UTC(2026, 7, 1, 9, 0, 0)) {
     this.#now = start;
   }
 

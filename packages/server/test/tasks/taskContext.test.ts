@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { Context } from '../../src/context.ts';
+import { FlowReplay } from '../../src/round/replay.ts';
 import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
 import { taskPushChannel } from '../../src/tasks/taskPushChannel.ts';
 import type { TaskRecord } from '../../src/tasks/taskRecord.ts';
@@ -17,7 +18,8 @@ import { ManualClock } from '../helpers/manualClock.ts';
 
 function contextFor(io: TaskIO): Context {
   return new Context({
-    target: { kind: 'tool', name: 'deploy' },
+    handler: { kind: 'tool', name: 'deploy', cacheable: false },
+    replay: new FlowReplay(undefined, null, {}),
     request: {
       protocolVersion: '2025-11-25',
       era: 'handshake',
