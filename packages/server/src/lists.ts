@@ -34,16 +34,18 @@ export function listOf(runtime: ServerRuntime, method: ListMethod): Record<strin
   switch (method) {
     case 'tools/list':
       return {
-        tools: [...runtime.tools.values()].map(({ name, options, input, outputJsonSchema, task }) => ({
-          name,
-          ...(options.title !== undefined ? { title: options.title } : {}),
-          ...(options.description !== undefined ? { description: options.description } : {}),
-          inputSchema: input?.jsonSchema ?? { type: 'object', properties: {} },
-          ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
-          ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
-          ...(task !== undefined ? { execution: legacyToolExecution(task.support) } : {}),
-          ...(options._meta !== undefined ? { _meta: options._meta } : {}),
-        })),
+        tools: [...runtime.tools.values()].map(
+          ({ name, options, input, outputJsonSchema, task }) => ({
+            name,
+            ...(options.title !== undefined ? { title: options.title } : {}),
+            ...(options.description !== undefined ? { description: options.description } : {}),
+            inputSchema: input?.jsonSchema ?? { type: 'object', properties: {} },
+            ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
+            ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+            ...(task !== undefined ? { execution: legacyToolExecution(task.support) } : {}),
+            ...(options._meta !== undefined ? { _meta: options._meta } : {}),
+          }),
+        ),
       };
     case 'prompts/list':
       return {

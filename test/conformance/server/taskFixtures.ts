@@ -81,10 +81,7 @@ export function addTaskFixtures(mcp: ParleyServer): void {
       task: { support: 'optional', pollIntervalMs: 200 },
     },
     async ({ filename }, ctx) => {
-      const answer = await ctx.ask(
-        'confirm',
-        elicitRequest(`Delete ${filename}?`, confirmation),
-      );
+      const answer = await ctx.ask('confirm', elicitRequest(`Delete ${filename}?`, confirmation));
       return answer.action === 'accept' && answer.data.confirm
         ? `Deleted ${filename}`
         : `Kept ${filename}`;

@@ -101,10 +101,29 @@ function settle(reply: RoundReply): never {
   return reply.result as never;
 }
 
+/**
+ * The SDK's `Server`, except that a `tools/call` that asked for a task (`params.task`) answers
+ * with the task (`{ task }`, 2025-11-25's CreateTaskResult), which the SDK's check of a tool
+ * result would refuse. Parley checks that call's params and builds that result itself.
+ */
+class SessionServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    const checked = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return checked;
+    return (request, ctx) =>
+      (request.params as { task?: unknown } | undefined)?.task !== undefined
+        ? handler(request, ctx)
+        : checked(request, ctx);
+  }
+}
+
 /** Build the SDK server of one handshake-era session. */
 export function buildSessionServer(runtime: ServerRuntime, options: SessionOptions = {}): Server {
   const tasks = hasTaskTools(runtime);
-  const server = new Server(runtime.info, {
+  const server = new SessionServer(runtime.info, {
     capabilities: {
       ...capabilitiesOf(runtime),
       ...(tasks ? { tasks: legacyTasksCapability() } : {}),
@@ -115,6 +134,8 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     inputRequired: { legacyShim: false },
   });
   const { authInfo } = options;
+  // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
+  const connection = `connection-${crypto.randomUUID()}`;
 
   const round = (method: RoundMethod) =>
     server.setRequestHandler(method, async (request, ctx) => {
@@ -148,7 +169,11 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       };
       const reply =
         method === 'tools/call'
-          ? await serveToolCall(runtime, round, { era: 'handshake', task: params.task })
+          ? await serveToolCall(runtime, round, {
+              era: 'handshake',
+              task: params.task,
+              session: ctx.sessionId ?? connection,
+            })
           : await serveRound(runtime, round);
       return settle(reply);
     });
@@ -184,10 +209,12 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
           runtime.tasks,
           method,
           params,
-          { principal: authInfo?.clientId, sessionId: ctx.sessionId },
+          { principal: authInfo?.clientId, sessionId: ctx.sessionId ?? connection },
           { push, signal: ctx.mcpReq.signal },
         );
-        return settle(reply ?? { kind: 'error', error: { code: -32601, message: 'Method not found' } });
+        return settle(
+          reply ?? { kind: 'error', error: { code: -32601, message: 'Method not found' } },
+        );
       });
     }
   }

@@ -30,8 +30,11 @@ import type { TaskOutcome } from './taskTransitions.ts';
 /** What the era says about the call. */
 export type TaskCallEra =
   | { era: 'modern' }
-  /** 2025-11-25: the client's `params.task`, as it came. */
-  | { era: 'handshake'; task: unknown };
+  /**
+   * 2025-11-25: the client's `params.task`, as it came, and the session `tasks/list` lists the
+   * task under (the HTTP session, or the connection).
+   */
+  | { era: 'handshake'; task: unknown; session: string };
 
 /** True when some tool can run as a task (the server then advertises tasks). */
 export function hasTaskTools(runtime: ServerRuntime): boolean {
@@ -58,7 +61,7 @@ function outcomeOf(reply: RoundReply): TaskOutcome {
   return { kind: 'result', result };
 }
 
-function scopeOf(req: RoundRequest, tool: string): TaskScope {
+function scopeOf(req: RoundRequest, tool: string, era: TaskCallEra): TaskScope {
   const { request } = req;
   return {
     tool,
@@ -66,7 +69,7 @@ function scopeOf(req: RoundRequest, tool: string): TaskScope {
     protocolVersion: request.protocolVersion,
     clientCapabilities: request.clientCapabilities,
     ...(request.principal !== undefined ? { principal: request.principal } : {}),
-    ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+    ...(era.era === 'handshake' ? { sessionId: era.session } : {}),
   };
 }
 
@@ -106,7 +109,7 @@ export async function serveToolCall(
   if (decision.kind === 'sync') return serveRound(runtime, req);
 
   const start = {
-    scope: scopeOf(req, name),
+    scope: scopeOf(req, name, era),
     ttlMs: era.era === 'modern' ? task.ttlMs : legacyTtl(requestedTtl, task.ttlMs),
     pollIntervalMs: task.pollIntervalMs,
   };
