@@ -4,6 +4,8 @@ import * as z from 'zod';
 import { Client, TaskCancelledError, type TaskSnapshot } from '@parley/client';
 import { ParleyServer, elicitRequest, type RunningServer } from '@parley/server';
 
+import { createReportingServer } from '../../../apps/reporting/src/reportingServer.ts';
+
 /**
  * The Parley client against the Parley server, over real HTTP on 127.0.0.1, in both eras: a
  * tool that runs as a task and asks twice is called with `callTool` as if it were synchronous;
@@ -120,4 +122,49 @@ describe.each(['modern', 'handshake'] as const)('the Parley client, %s era', (mo
       await client.close();
     }
   });
+});
+
+describe('the reporting app’s annual_report', () => {
+  test.each(['modern', 'handshake'] as const)(
+    '%s: runs as a task, shows its progress while it works, asks mid-way, and returns the report',
+    async (mode) => {
+      const app = await createReportingServer({ log: () => {} }).run({
+        transport: 'http',
+        port: 0,
+      });
+      const client = new Client(app.url!, {
+        mode,
+        elicitationHandler: (message, responseType) =>
+          responseType(
+            (message === 'Which currency for the annual report?' ? 'USD' : false) as never,
+          ),
+      });
+      try {
+        await client.connect();
+        const seen: TaskSnapshot[] = [];
+        const result = await client.callTool(
+          'annual_report',
+          {},
+          {
+            onTask: (task) => {
+              seen.push(task.current);
+              task.onChange((snapshot) => seen.push(snapshot));
+            },
+          },
+        );
+        expect(result.content).toEqual([
+          { type: 'text', text: expect.stringMatching(/^Annual report 2026: \d+k USD$/) },
+        ]);
+        expect(seen.length).toBeGreaterThan(0);
+        expect(seen.at(-1)?.status).toBe('completed');
+        if (mode === 'modern') {
+          expect(seen.some((s) => /^Compiling Q\d/.test(s.statusMessage ?? ''))).toBe(true);
+          expect(seen.map((s) => s.status)).toContain('input_required');
+        }
+      } finally {
+        await client.close();
+        await app.close();
+      }
+    },
+  );
 });

@@ -336,6 +336,8 @@ class LegacyTaskDriver extends TaskDriver {
           `tasks/result for task ${this.taskId} did not return a tool result (no content).`,
         );
       }
+      // The handle ends on the task's final status, as on 2026-07-28 (one tasks/get more).
+      if (this.task.status !== 'completed') await this.poll().catch(() => undefined);
       return result;
     } catch (error) {
       if (state.signal.aborted) {
