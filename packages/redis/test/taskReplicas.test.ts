@@ -17,6 +17,21 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * polled and answered on the others. A replica killed mid-task leaves its task `failed` with the
  * reason, seen from the survivors.
  */
+/** What these tests read of a task method's result (absent members are absent on the wire). */
+interface WireTask {
+  [key: string]: unknown;
+  resultType: string;
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  inputRequests: Record<string, { method: string; params: { message: string } }>;
+  result: { content: { type: string; text: string }[] };
+  error: { code: number; message: string; data?: unknown };
+  capabilities: { extensions?: unknown };
+}
+
 describe.skipIf(binary === null)('tasks shared by three replicas through Redis', () => {
   let redis: RedisProcess;
   const replicas: { name: string; url: string; process: ChildProcess }[] = [];
@@ -60,7 +75,7 @@ describe.skipIf(binary === null)('tasks shared by three replicas through Redis',
     replica = replicas.filter((r) => r.process.exitCode === null && !r.process.killed)[
       turn++ % replicas.filter((r) => r.process.exitCode === null && !r.process.killed).length
     ]!,
-  ): Promise<Record<string, any>> {
+  ): Promise<WireTask> {
     served.push(replica.name);
     const name = method === 'tools/call' ? params.name : params.taskId;
     const response = await fetch(replica.url, {
@@ -89,13 +104,13 @@ describe.skipIf(binary === null)('tasks shared by three replicas through Redis',
         },
       }),
     });
-    const body = (await response.json()) as { result?: Record<string, any>; error?: unknown };
+    const body = (await response.json()) as { result?: WireTask; error?: unknown };
     if (body.result === undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
     return body.result;
   }
 
   /** Poll `tasks/get` round-robin until the task is `status` (or gives up after 10 s). */
-  async function until(taskId: string, status: string): Promise<Record<string, any>> {
+  async function until(taskId: string, status: string): Promise<WireTask> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const task = await send('tasks/get', { taskId });
@@ -126,7 +141,7 @@ describe.skipIf(binary === null)('tasks shared by three replicas through Redis',
       inputResponses: { [regionKey!]: { action: 'accept', content: { region: 'eu-west' } } },
     });
     const done = await until(taskId, 'completed');
-    expect(done.result.content[0].text).toMatch(/^Deployed to eu-west \(ran on [ABC]\)$/);
+    expect(done.result.content[0]!.text).toMatch(/^Deployed to eu-west \(ran on [ABC]\)$/);
     // Every replica took part: the load was spread, the task was one.
     expect(new Set(served)).toEqual(new Set(['A', 'B', 'C']));
     for (const replica of replicas) {

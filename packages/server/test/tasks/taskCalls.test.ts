@@ -62,13 +62,28 @@ function deployServer(clock: ManualClock): { server: ParleyServer; seen: Seen } 
 
 let nextId = 1;
 
+/** What these tests read of a task method's result (absent members are absent on the wire). */
+interface WireTask {
+  [key: string]: unknown;
+  resultType: string;
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  inputRequests: Record<string, { method: string; params: { message: string } }>;
+  result: { content: { type: string; text: string }[] };
+  error: { code: number; message: string; data?: unknown };
+  capabilities: { extensions?: unknown };
+}
+
 /** One raw 2026-07-28 request through the server's fetch face, with the routing headers. */
 async function raw(
   server: ParleyServer,
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = CAPABILITIES,
-): Promise<{ status: number; result?: Record<string, any>; error?: Record<string, any> }> {
+): Promise<{ status: number; result?: WireTask; error?: WireTask['error'] }> {
   const name = method === 'tools/call' ? params.name : params.taskId;
   const response = await server.fetch(
     new Request('http://parley.test/mcp', {
@@ -95,7 +110,7 @@ async function raw(
       }),
     }),
   );
-  const body = (await response.json()) as { result?: Record<string, any>; error?: any };
+  const body = (await response.json()) as { result?: WireTask; error?: WireTask['error'] };
   return { status: response.status, ...body };
 }
 
@@ -106,7 +121,7 @@ async function until(
   taskId: string,
   status: string,
   keys?: number,
-): Promise<Record<string, any>> {
+): Promise<WireTask> {
   for (let i = 0; i < 50; i++) {
     const { result } = await raw(server, 'tasks/get', { taskId });
     if (
@@ -148,7 +163,7 @@ describe('2026-07-28, on the raw wire', () => {
     const second = await until(server, clock, taskId, 'input_required');
     const [regionKey] = Object.keys(second.inputRequests);
     expect(regionKey).not.toBe(approveKey); // keys are unique over the task's life
-    expect(second.inputRequests[regionKey!].params.message).toBe('Which region?');
+    expect(second.inputRequests[regionKey!]!.params.message).toBe('Which region?');
     await raw(server, 'tasks/update', {
       taskId,
       inputResponses: { [regionKey!]: accept({ region: 'eu-west' }) },
@@ -166,7 +181,7 @@ describe('2026-07-28, on the raw wire', () => {
     const both = await until(server, clock, taskId, 'input_required', 2);
     const keyOf = (message: string) =>
       Object.keys(both.inputRequests).find(
-        (key) => both.inputRequests[key].params.message === message,
+        (key) => both.inputRequests[key]!.params.message === message,
       )!;
 
     await raw(server, 'tasks/update', {
@@ -186,7 +201,7 @@ describe('2026-07-28, on the raw wire', () => {
       inputResponses: { [keyOf('Deploy to production?')]: { action: 'decline' } },
     });
     const done = await until(server, clock, taskId, 'completed');
-    expect(done.result.content[0].text).toBe(JSON.stringify(['decline', { region: 'us-east' }]));
+    expect(done.result.content[0]!.text).toBe(JSON.stringify(['decline', { region: 'us-east' }]));
   });
 
   test('an answer after 10 minutes of simulated time still reaches the waiting handler', async () => {
@@ -212,7 +227,7 @@ describe('2026-07-28, on the raw wire', () => {
       inputResponses: { [Object.keys(next.inputRequests)[0]!]: accept({ region: 'us-east' }) },
     });
     const done = await until(server, clock, taskId, 'completed');
-    expect(done.result.content[0].text).toBe('Deployed to us-east');
+    expect(done.result.content[0]!.text).toBe('Deployed to us-east');
     expect(Date.parse(done.lastUpdatedAt) - Date.parse(done.createdAt)).toBeGreaterThan(
       70 * 60_000,
     );
