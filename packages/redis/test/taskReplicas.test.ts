@@ -154,7 +154,12 @@ describe.skipIf(binary === null)('tasks shared by three replicas through Redis',
     const owner = replicas[1]!;
     const created = await send('tools/call', { name: 'rollout', arguments: {} }, owner);
     const taskId = created.taskId as string;
-    const working = await send('tasks/get', { taskId }, replicas[0]);
+    // The owner is at work once its progress shows, seen from another replica.
+    let working = await send('tasks/get', { taskId }, replicas[0]);
+    for (let i = 0; i < 100 && working.statusMessage === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      working = await send('tasks/get', { taskId }, replicas[0]);
+    }
     expect(working.status).toBe('working');
     expect(working.statusMessage).toBe(`Rolling out on ${owner.name} (10%)`);
 
