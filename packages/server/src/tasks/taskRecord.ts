@@ -37,7 +37,12 @@ export interface TaskScope {
 export interface PendingInput {
   /** The request as the client sees it (the handler's, or its re-ask after a bad answer). */
   request: InputRequest;
-  /** The question as the handler built it: what answers are checked against. */
+  /**
+   * The question as the handler built it: what answers are checked against. Its shape is the
+   * server's own; a store keeps it as JSON and gives it back as it was.
+   *
+   * @internal
+   */
   asked: AskedEntry;
   /** The key the handler asked under; answers come back to it under this name. */
   name: string;
