@@ -170,9 +170,11 @@ describe.skipIf(binary === null)('tasks shared by three replicas through Redis',
     expect(failed.error).toMatchObject({
       code: -32603,
       message: expect.stringMatching(
-        /^The server process running this task \(B\) stopped before it finished/,
+        new RegExp(
+          `^The server process running this task \\(${owner.name}\\) stopped before it finished`,
+        ),
       ),
-      data: { reason: 'task_owner_lost', owner: 'B' },
+      data: { reason: 'task_owner_lost', owner: owner.name },
     });
     console.log(
       `[task replicas] killed B; the task failed after ${Date.now() - killedAt} ms: ${failed.error.message}`,
