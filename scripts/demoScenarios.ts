@@ -99,6 +99,8 @@ export const scripts: AppScript[] = [
     answers: [
       [/^Which quarter should the report cover\?$/, 'Q3'],
       [/^Which currency for the Q4 revenue\?$/, 'USD'],
+      [/^Which currency for the annual report\?$/, 'GBP'],
+      [/^Include the quarterly breakdown\?$/, true],
     ],
     steps: [
       {
@@ -136,6 +138,12 @@ export const scripts: AppScript[] = [
         run: call('summarize_workspace'),
         expect:
           /^Workspace: [^.]+\. Model \(demo-model\): Revenue rose every quarter, led by the Americas\.$/,
+      },
+      {
+        label: 'annual_report (a task that asks mid-way)',
+        run: call('annual_report'),
+        expect:
+          /^Annual report 2026: \d+k GBP\nQ1: \d+k GBP\nQ2: \d+k GBP\nQ3: \d+k GBP\nQ4: \d+k GBP$/,
       },
     ],
   },

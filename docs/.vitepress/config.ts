@@ -47,6 +47,7 @@ export default defineConfig({
           { text: 'The per-era layer', link: '/guide/per-era' },
           { text: 'Schema libraries', link: '/guide/schema-libraries' },
           { text: 'Middleware', link: '/guide/middleware' },
+          { text: 'Long-running tools: tasks', link: '/guide/tasks' },
           { text: 'The client', link: '/guide/client' },
           { text: 'Deployment', link: '/guide/deployment' },
           { text: 'Security', link: '/guide/security' },

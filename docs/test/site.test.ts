@@ -238,6 +238,7 @@ test('every page is reachable from the start page, has content, logs no error an
         'getting-started',
         'elicitation',
         'middleware',
+        'tasks',
         'client',
         'deployment',
         'security',

@@ -18,8 +18,9 @@ import {
 } from './dataset.ts';
 
 /**
- * Prompts, resources and resource templates that ask before they render, and a tool that asks
- * for the client's roots and a sampling result in one round. Every handler asks with `ctx.ask` /
+ * Prompts, resources and resource templates that ask before they render, a tool that asks
+ * for the client's roots and a sampling result in one round, and a long report that runs as a
+ * task and asks mid-way. Every handler asks with `ctx.ask` /
  * `ctx.askAll`, so each serves both eras with one code path.
  */
 
@@ -158,5 +159,62 @@ export function createReportingServer(options: ReportingServerOptions = {}): Par
     },
   );
 
+  mcp.tool(
+    'annual_report',
+    {
+      description:
+        'Compiles the annual report as a task: works through every quarter (progress shown), then asks how to present it, and waits as long as the reader takes.',
+      task: { support: 'optional', pollIntervalMs: 100 },
+    },
+    async (_args, ctx) => {
+      for (const [index, quarter] of QUARTERS.entries()) {
+        await ctx.reportProgress(index, QUARTERS.length, `Compiling ${quarter}`);
+        await pause(COMPILE_MS_PER_QUARTER, ctx.signal);
+      }
+      const { currency, breakdown } = await ctx.askAll({
+        currency: askAnnualCurrency,
+        breakdown: askBreakdown,
+      });
+      const chosen: Currency = currency.action === 'accept' ? currency.data : 'EUR';
+      const rate = RATES[chosen];
+      const total = QUARTERS.reduce((sum, quarter) => sum + totalOf(quarter), 0) * rate;
+      const lines = [`Annual report 2026: ${total.toFixed(0)}k ${chosen}`];
+      if (breakdown.action === 'accept' && breakdown.data) {
+        for (const quarter of QUARTERS) {
+          lines.push(`${quarter}: ${(totalOf(quarter) * rate).toFixed(0)}k ${chosen}`);
+        }
+      }
+      return lines.join('\n');
+    },
+  );
+
   return mcp;
+}
+
+/** How long compiling one quarter takes in the demo: long enough to watch the task work. */
+const COMPILE_MS_PER_QUARTER = 150;
+
+const askAnnualCurrency = elicitRequest(
+  'Which currency for the annual report?',
+  { EUR: { title: 'Euro' }, USD: { title: 'US dollar' }, GBP: { title: 'Pound sterling' } },
+  { responseTitle: 'Currency' },
+);
+const askBreakdown = elicitRequest('Include the quarterly breakdown?', Boolean, {
+  responseTitle: 'Breakdown',
+});
+
+/** Wait `ms`, or stop when the task is cancelled. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
 }

@@ -23,6 +23,7 @@ import {
   formatToolResult,
 } from './renderResult.ts';
 import { createSamplingHandler } from './samplingPrompt.ts';
+import { reportTask } from './taskStatus.ts';
 import { promptArguments, toolArguments } from './toolArguments.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
 
@@ -261,7 +262,10 @@ async function perform(
         prompter,
         signal,
       );
-      const result = await client.callTool(command.name, args, callOptions);
+      const result = await client.callTool(command.name, args, {
+        ...callOptions,
+        onTask: reportTask(prompter, command.name),
+      });
       return { text: formatToolResult(result), failed: result.isError };
     }
     case 'prompt': {

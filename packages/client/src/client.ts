@@ -11,6 +11,7 @@ import {
 import {
   SdkError,
   SdkErrorCode,
+  type CallToolResult,
   type Prompt,
   type Resource,
   type ResourceTemplateType,
@@ -135,25 +136,38 @@ export class Client implements AsyncDisposable {
       { method: 'tools/call', name },
       options,
       async (c, round, o) => {
+        const task = await this.#legacyTaskParam(c, name);
+        const params = { name, arguments: args, ...round, ...task };
         // Modern: a tool Parley listed is checked against its output schema by Parley, not by
         // the SDK (see toolOutput.ts). The SDK only knows output schemas from listings too.
         const listed = c.era === 'modern' ? this.#tools?.get(name) : undefined;
-        if (listed?.outputSchema === undefined) {
-          return c.sdk.callTool({ name, arguments: args, ...round }, o);
-        }
-        const result = await c.sdk.callTool(
-          { name, arguments: args, ...round },
-          { ...o, toolDefinition: withoutOutputSchema(listed) },
-        );
-        if (!isInputRequiredResult(result)) await checkStructuredOutput(listed, result);
-        return result;
+        if (listed?.outputSchema === undefined) return c.sdk.callTool(params, o);
+        return c.sdk.callTool(params, { ...o, toolDefinition: withoutOutputSchema(listed) });
       },
     );
+    const result = value as CallToolResult;
+    const listed = this.#tools?.get(name);
+    // What the SDK did not check: a modern result (see above), and any task's final result.
+    if (listed !== undefined && !isInputRequiredResult(result))
+      await checkStructuredOutput(listed, result);
     const tool =
-      connection.era === 'handshake' && value.structuredContent !== undefined
+      connection.era === 'handshake' && result.structuredContent !== undefined
         ? await this.#listedTool(name)
         : undefined;
-    return toToolCallResult<TData>(value, connection.era, tool);
+    return toToolCallResult<TData>(result, connection.era, tool);
+  }
+
+  /**
+   * 2025-11-25: the client asks for a task (`params.task`) when the server runs `tools/call`
+   * as tasks and lists this tool as supporting them (optionally or only).
+   */
+  async #legacyTaskParam(c: Connection, name: string): Promise<{ task?: object }> {
+    if (c.era !== 'handshake' || !this.#options.tasks) return {};
+    const tasks = c.sdk.getServerCapabilities()?.tasks as
+      { requests?: { tools?: { call?: object } } } | undefined;
+    if (tasks?.requests?.tools?.call === undefined) return {};
+    const support = (await this.#listedTool(name))?.execution?.taskSupport;
+    return support === 'optional' || support === 'required' ? { task: {} } : {};
   }
 
   /** Get a prompt, answering every round it asks. */

@@ -22,6 +22,7 @@ import {
 
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
 import { createHttpTransport } from './http/httpTransport.ts';
+import { relayCreatedTasks } from './tasks/createdTasks.ts';
 import type { ResolvedHttpOptions } from './http/httpOptions.ts';
 import type { ResolvedTarget } from './targets.ts';
 import type { ClientMode } from './types.ts';
@@ -134,6 +135,7 @@ async function connectSdk(
   await sdk.connect(transport);
   const era: Era = sdk.getProtocolEra() === 'modern' ? 'modern' : 'handshake';
   if (era === 'modern') readMissingResultTypeAsComplete(transport);
+  relayCreatedTasks(transport, era);
   return {
     sdk,
     era,

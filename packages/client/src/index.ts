@@ -27,6 +27,8 @@ export type {
   RoundEvent,
   SamplingHandler,
   StdioServerCommand,
+  TaskHandle,
+  TaskSnapshot,
   ToolCallResult,
 } from './types.ts';
 export type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
@@ -43,6 +45,7 @@ export {
   InvalidRequestStateError,
   ParleyError,
   RoundsExceededError,
+  TaskCancelledError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
   UrlElicitationRequiredError,
@@ -60,5 +63,6 @@ export type {
   ReadResourceResult,
   Root,
   SamplingMessage,
+  TaskStatus,
 } from '@parley/core';
 export type { FieldDescriptor, ResponseBuilder } from '@parley/schema';

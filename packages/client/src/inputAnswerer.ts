@@ -1,5 +1,6 @@
 import {
   ParleyError,
+  TASKS_EXTENSION,
   UnsupportedCapabilityError,
   requiredCapabilities,
   type ClientCapabilities,
@@ -29,13 +30,15 @@ export type InputAnswerer = (request: InputRequest, ctx: InputContext) => Promis
 
 /**
  * What to declare: only what a handler can answer, so a server never asks for the rest. URL mode
- * is declared with form mode: the same handler gets both, with the URL in `params`.
+ * is declared with form mode: the same handler gets both, with the URL in `params`. The tasks
+ * extension is declared when the client takes tasks (a 2025-11-25 server ignores it).
  */
-export function capabilitiesFor(handlers: InputHandlers): ClientCapabilities {
+export function capabilitiesFor(handlers: InputHandlers & { tasks?: boolean }): ClientCapabilities {
   return {
     ...(handlers.elicitationHandler ? { elicitation: { form: {}, url: {} } } : {}),
     ...(handlers.samplingHandler ? { sampling: {} } : {}),
     ...(handlers.roots ? { roots: {} } : {}),
+    ...(handlers.tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
 }
 

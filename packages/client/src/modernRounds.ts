@@ -45,7 +45,7 @@ function invalid(reason: string): SdkError {
 }
 
 /** The round's requests, checked: a malformed entry is the server's error, named as such. */
-function checkInputRequests(value: unknown): InputRequests {
+export function checkInputRequests(value: unknown): InputRequests {
   if (value === undefined) return {};
   if (!isRecord(value)) throw invalid('inputRequests must be an object');
   for (const [key, entry] of Object.entries(value)) {
@@ -63,7 +63,7 @@ function checkInputRequests(value: unknown): InputRequests {
   return value as InputRequests;
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

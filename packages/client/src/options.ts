@@ -10,6 +10,7 @@ import type {
   RootsProvider,
   RoundEvent,
   SamplingHandler,
+  TaskHandle,
 } from './types.ts';
 
 /** Client options with defaults applied, checked once at construction. */
@@ -25,6 +26,7 @@ export interface ResolvedOptions {
   onElicitationComplete: ((elicitationId: string) => void) | undefined;
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
+  tasks: boolean;
 }
 
 export const DEFAULT_MAX_ROUNDS = 10;
@@ -63,6 +65,12 @@ function checkFunction<T>(name: string, value: unknown): T | undefined {
     throw new TypeError(`Client: ${name} must be a function.`);
   }
   return value as T | undefined;
+}
+
+function checkBoolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`Client: ${name} must be true or false.`);
+  return value;
 }
 
 function checkClientInfo(value: unknown): Implementation {
@@ -115,6 +123,7 @@ export function resolveOptions(
     onRound: checkFunction('onRound', options.onRound),
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
     http: resolveHttpOptions(options, targetKind),
+    tasks: checkBoolean('tasks', options.tasks, true),
   };
 }
 
@@ -123,18 +132,27 @@ export function resolveCallOptions(
   api: string,
   options: CallOptions,
   defaults: ResolvedOptions,
-): { maxRounds: number; timeoutMs: number; signal: AbortSignal | undefined } {
+): {
+  maxRounds: number;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  onTask: ((task: TaskHandle) => void) | undefined;
+} {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object.`);
   }
-  const { maxRounds, timeoutMs, signal } = options;
+  const { maxRounds, timeoutMs, signal, onTask } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`${api}: signal must be an AbortSignal.`);
+  }
+  if (onTask !== undefined && typeof onTask !== 'function') {
+    throw new TypeError(`${api}: onTask must be a function.`);
   }
   return {
     maxRounds:
       maxRounds === undefined ? defaults.maxRounds : checkRounds(api, 'maxRounds', maxRounds),
     timeoutMs: timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(api, timeoutMs),
     signal,
+    onTask,
   };
 }

@@ -4,7 +4,9 @@ import { CallState, type CallRegistry } from './callState.ts';
 import type { Connection } from './connection.ts';
 import { driveModernRounds, type ModernRoundsContext, type RoundParams } from './modernRounds.ts';
 import { MAX_TIMEOUT_MS } from './options.ts';
-import type { CallInfo } from './types.ts';
+import { createdTaskOf } from './tasks/createdTasks.ts';
+import { driveTask } from './tasks/driveTask.ts';
+import type { CallInfo, TaskHandle } from './types.ts';
 
 /** The per-request options every leg of a call is sent with. */
 export interface LegOptions {
@@ -29,13 +31,15 @@ export interface CallLimits {
   maxRounds: number;
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  onTask?: ((task: TaskHandle) => void) | undefined;
 }
 
 /**
  * Run one call on `connection` with its own {@link CallState}: registered while it runs (so its
  * rounds are found and counted), and settled by whichever comes first, the final result or a
  * failure of Parley's own (round bound, handler error, timeout, cancellation, close). On a
- * modern connection an `input_required` answer is driven round by round to the final result.
+ * modern connection an `input_required` answer is driven round by round to the final result;
+ * a `tools/call` answered with a task (after such rounds, or at once) is driven to its end.
  */
 export async function runCall<T>(
   connection: Connection,
@@ -59,7 +63,7 @@ export async function runCall<T>(
   };
   try {
     const first = send(connection, {}, options);
-    const request = handshake
+    const answered = handshake
       ? first
       : first.then(async (value): Promise<T> =>
           isInputRequiredResult(value)
@@ -71,6 +75,18 @@ export async function runCall<T>(
               )) as T)
             : value,
         );
+    const request = answered.then(async (value): Promise<T> => {
+      const created = createdTaskOf(value);
+      if (created === undefined) return value;
+      return (await driveTask(created, {
+        connection,
+        state,
+        answer: rounds.answer,
+        emit: rounds.emit,
+        onTask: limits.onTask,
+        timeoutMs: limits.timeoutMs,
+      })) as T;
+    });
     // Losing the race to a failure of our own is expected; that rejection is not news.
     request.catch(() => {});
     return await Promise.race([request, state.failed]);

@@ -13,6 +13,7 @@ import type {
   Meta,
   Root,
   SamplingMessage,
+  TaskStatus,
 } from '@parley/core';
 import type { ResponseBuilder } from '@parley/schema';
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
@@ -191,16 +192,69 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** HTTP targets: the `fetch` every request goes through, OAuth's included. */
   fetch?: FetchLike;
+  /**
+   * Take tasks: declare the `io.modelcontextprotocol/tasks` extension (2026-07-28) and ask
+   * for a task when a tool supports one (2025-11-25 `params.task`), then drive each task to
+   * its result. Default `true`; `false` declares nothing, so servers answer synchronously (or
+   * refuse tools that run only as tasks).
+   */
+  tasks?: boolean;
 }
 
 /** Options of one `callTool`, `getPrompt` or `readResource`. */
 export interface CallOptions {
-  /** Overrides the client's `inputRequiredMaxRounds` for this call. */
+  /**
+   * Overrides the client's `inputRequiredMaxRounds` for this call. In a task, each poll that
+   * brings new questions counts as a round.
+   */
   maxRounds?: number;
-  /** Cancels the call (and tells the server). */
+  /** Cancels the call (and tells the server; a task is cancelled with `tasks/cancel`). */
   signal?: AbortSignal;
-  /** Overrides the client's `timeoutMs` for this call. */
+  /**
+   * Overrides the client's `timeoutMs` for this call. A call that became a task is not timed
+   * as a whole (a task may take hours): each request of it is (`tasks/get`, `tasks/update`).
+   */
   timeoutMs?: number;
+  /**
+   * `callTool` only: called once, when the server turns the call into a task, with a handle
+   * to watch it (status, status message) or cancel it. `callTool` still resolves with the
+   * final result, as if the call had been synchronous.
+   */
+  onTask?: (task: TaskHandle) => void;
+}
+
+/** What the client knows of a task at one moment. */
+export interface TaskSnapshot {
+  taskId: string;
+  status: TaskStatus;
+  /** What the server says about it: progress, what it waits for, why it ended. */
+  statusMessage?: string;
+  /** ISO 8601, as the server sent it. */
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the server keeps the task after its creation; `null`: no limit. */
+  ttlMs: number | null;
+  /** How often the server wants to be polled. */
+  pollIntervalMs?: number;
+}
+
+/** A call that became a task, for callers who want to watch it or cancel it. */
+export interface TaskHandle {
+  readonly taskId: string;
+  /** The call it is the task of. */
+  readonly call: CallInfo;
+  /** The era it runs in: `tasks/update` (modern) or pushed requests (handshake) carry its questions. */
+  readonly era: Era;
+  /** The latest state the client has seen. */
+  readonly current: TaskSnapshot;
+  /** Called on each change of status or status message; returns the way to stop. */
+  onChange(listener: (task: TaskSnapshot) => void): () => void;
+  /**
+   * Ask the server to cancel the task (`tasks/cancel`). Cancelling is cooperative: the call
+   * rejects with `TaskCancelledError` once the task ends `cancelled` (it may still complete,
+   * if the work finished first).
+   */
+  cancel(): Promise<void>;
 }
 
 /** A tool's final result. */

@@ -15,6 +15,7 @@ test('the public API is exactly this', () => {
     'InvalidRequestStateError',
     'ParleyError',
     'RoundsExceededError',
+    'TaskCancelledError',
     'UnauthorizedError',
     'UnsupportedCapabilityError',
     'UnsupportedProtocolVersionError',

@@ -40,6 +40,26 @@ export {
   supportsRequest,
 } from './capabilities.ts';
 
+export {
+  RELATED_TASK_META_KEY,
+  TASKS_EXTENSION,
+  TASK_STATUSES,
+  declaresTasksExtension,
+  isCreateTaskResult,
+  isHandshakeCreateTaskResult,
+  isTaskStatus,
+  isTerminalTaskStatus,
+  tasksRequiredCapabilities,
+} from './tasks.ts';
+export type {
+  CreateTaskResult,
+  DetailedTask,
+  HandshakeTask,
+  HandshakeTaskRequest,
+  Task,
+  TaskStatus,
+} from './tasks.ts';
+
 export type { Flow, HandlerInfo } from './handlers.ts';
 
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';
@@ -53,6 +73,7 @@ export {
   InvalidInputResponsesError,
   InvalidRequestStateError,
   RoundsExceededError,
+  TaskCancelledError,
   UnsupportedCapabilityError,
   UnsupportedProtocolVersionError,
   UrlElicitationRequiredError,
@@ -66,6 +87,7 @@ export type {
   InvalidRequestStateData,
   RequiredUrlElicitation,
   RoundsExceededData,
+  TaskCancelledData,
   UnsupportedCapabilityData,
   UnsupportedProtocolVersionData,
   UrlElicitationRequiredData,

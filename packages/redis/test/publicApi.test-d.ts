@@ -1,5 +1,5 @@
 import type { EventStore } from '@modelcontextprotocol/server';
-import type { SingleUseStore } from '@parley/server';
+import type { SingleUseStore, TaskStore } from '@parley/server';
 import type { ReplayStore } from '@parley/state-sealing';
 import { createClient } from 'redis';
 import { expectTypeOf, test } from 'vitest';
@@ -8,7 +8,9 @@ import {
   createRedisEventStore,
   createRedisReplayStore,
   createRedisSingleUseStore,
+  createRedisTaskStore,
   type RedisClient,
+  type RedisSubscriber,
 } from '../src/index.ts';
 
 test('a node-redis client is a RedisClient, with or without modules and RESP3', () => {
@@ -21,4 +23,9 @@ test('the stores are the interfaces Parley takes', () => {
   expectTypeOf(createRedisSingleUseStore(client)).toEqualTypeOf<SingleUseStore>();
   expectTypeOf(createRedisReplayStore(client)).toEqualTypeOf<ReplayStore>();
   expectTypeOf(createRedisEventStore(client).forSession('s')).toEqualTypeOf<EventStore>();
+  expectTypeOf(createRedisTaskStore(client)).toEqualTypeOf<TaskStore>();
+});
+
+test('a node-redis client (duplicated, in subscriber mode) is a RedisSubscriber', () => {
+  expectTypeOf(createClient().duplicate()).toExtend<RedisSubscriber>();
 });

@@ -11,6 +11,7 @@ test('the public API is exactly this', () => {
       'createRedisEventStore',
       'createRedisReplayStore',
       'createRedisSingleUseStore',
+      'createRedisTaskStore',
     ].sort(),
   );
 });

@@ -99,6 +99,8 @@ export interface ContextInit {
   maxReasks: number;
   signal: AbortSignal;
   push: PushChannel | undefined;
+  /** A tool started by its handler: create the task, and get the channel its questions go on. */
+  startTask?: () => Promise<PushChannel>;
   log: (level: LogLevel, data: unknown) => Promise<void>;
   progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   elicitationTimeoutMs: number;
@@ -149,6 +151,8 @@ export class Context<TState = unknown> {
   /** Aborted when the client cancels the request. */
   readonly signal: AbortSignal;
   readonly #init: ContextInit;
+  /** The handshake era's pushed requests, or a task's questions once the call runs as one. */
+  #push: PushChannel | undefined;
 
   /** @internal The server builds one per round; handlers never construct one. */
   constructor(init: ContextInit) {
@@ -161,6 +165,20 @@ export class Context<TState = unknown> {
     this.state = (init.state ?? null) as TState | null;
     this.flow = init.flow;
     this.signal = init.signal;
+    this.#push = init.push;
+  }
+
+  /**
+   * For a tool declared with `task: { start: 'by-handler' }`: from here on the call runs as a
+   * task. What the handler asked before came back by rounds of the call; the client now gets the
+   * task, and what the handler asks after this waits on the task (a real await, for as long as
+   * the task lives). Anywhere else (a call that is not a task, or one that already is) it does
+   * nothing.
+   */
+  async startTask(): Promise<void> {
+    const start = this.#init.startTask;
+    if (start === undefined) return;
+    this.#push = await start();
   }
 
   /** True on every round after the first (answers or state came back). */
@@ -290,18 +308,18 @@ export class Context<TState = unknown> {
     if (typeof fn !== 'function') {
       throw new TypeError(`ctx.remember('${key}'): give a function that computes the value.`);
     }
-    const recalled = this.#init.push === undefined ? this.#init.replay.recall(key) : undefined;
+    const recalled = this.#push === undefined ? this.#init.replay.recall(key) : undefined;
     if (recalled !== undefined) return recalled.value as T;
     const value = await fn();
     checkJson(`ctx.remember('${key}')`, value);
     const copy = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
-    if (this.#init.push === undefined) this.#init.replay.keep(key, copy);
+    if (this.#push === undefined) this.#init.replay.keep(key, copy);
     return copy as T;
   }
 
   async #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
-    const push = this.#init.push;
+    const push = this.#push;
     if (push !== undefined) {
       for (const [key, ask] of Object.entries(asks)) {
         answers[key] = this.#canAnswer(ask)
@@ -532,8 +550,9 @@ export class Context<TState = unknown> {
   #pushChannel(
     api: 'ctx.elicit()' | 'ctx.elicitUrl()' | 'ctx.sample()' | 'ctx.listRoots()',
   ): PushChannel {
-    const push = this.#init.push;
-    if (this.era === 'modern' || push === undefined) {
+    // A modern call has no push channel, except inside a task, where questions are awaited.
+    const push = this.#push;
+    if (push === undefined) {
       throw new EraMismatchError({
         kind: this.handler.kind,
         name: this.handler.name,

@@ -14,6 +14,7 @@ import type { ParamHeader } from './http/paramHeaders.ts';
 import type { AskedRecord } from './round/asked.ts';
 import type { ToolFallback } from './fallback/askArguments.ts';
 import type { AskFallback } from './fallback/policy.ts';
+import type { ResolvedTaskOptions, ToolTaskOption } from './tasks/taskOptions.ts';
 import type { DeclaredAsk } from './schemaWarnings.ts';
 import type { ToolInput, ToolInputSchema, ValidatedArgs } from './toolInput.ts';
 
@@ -109,6 +110,13 @@ export interface ToolOptions<
    * else `'error'`. `'hide'` and `'arguments'` need `asks` declared.
    */
   askFallback?: AskFallback;
+  /**
+   * Run the tool as a task (long-running work that can wait for answers for hours):
+   * `'optional'` (a task for clients that can take one, a plain call for the others),
+   * `'required'` (only as a task), or `{ support, start?, ttlMs?, pollIntervalMs? }`. Inside a
+   * task, `ctx.ask` and `ctx.elicit` put their questions on the task and wait for the answers.
+   */
+  task?: ToolTaskOption;
   _meta?: Meta;
 }
 
@@ -178,6 +186,8 @@ export interface ToolDefinition {
   /** Arguments the client mirrors into `Mcp-Param-*` headers (SEP-2243). */
   paramHeaders: readonly ParamHeader[];
   outputJsonSchema: Record<string, unknown> | undefined;
+  /** How the tool runs as a task, with the defaults applied; `undefined`: never. */
+  task: ResolvedTaskOptions | undefined;
   handler: ToolHandler<unknown>;
 }
 

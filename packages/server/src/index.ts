@@ -15,7 +15,15 @@ export type {
   RunOptions,
   RunningServer,
   StdioRunOptions,
+  TasksOptions,
 } from './options.ts';
+export type { CancelTimer, Clock } from './tasks/clock.ts';
+export type {
+  TaskStartMode,
+  TaskSupport,
+  ToolTaskOption,
+  ToolTaskOptions,
+} from './tasks/taskOptions.ts';
 export type { ArgumentLimits } from './round/limits.ts';
 export type { ListKind } from './notifications.ts';
 export type { Completer } from './completion.ts';
@@ -27,6 +35,18 @@ export type {
   SingleUseBegin,
   SingleUseStore,
 } from './round/singleUse.ts';
+
+export { createMemoryTaskStore, taskListOwner } from './tasks/taskStore.ts';
+export type { MemoryTaskStoreOptions, TaskStore } from './tasks/taskStore.ts';
+export { taskExpiresAt } from './tasks/taskRecord.ts';
+export type {
+  DeliveredAnswer,
+  PendingInput,
+  TaskLease,
+  TaskProgress,
+  TaskRecord,
+  TaskScope,
+} from './tasks/taskRecord.ts';
 
 export { Context } from './context.ts';
 export type {
@@ -78,6 +98,7 @@ export {
   InvalidRequestStateError,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
+  TaskCancelledError,
   ToolResult,
   UnsupportedCapabilityError,
   UrlElicitationRequiredError,

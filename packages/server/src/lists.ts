@@ -8,6 +8,7 @@ import { listedInputSchema, unanswerableAsks } from './fallback/askArguments.ts'
 import { mapFailure } from './round/errors.ts';
 import type { RoundReply } from './round/request.ts';
 import type { ServerRuntime } from './runtime.ts';
+import { legacyToolExecution } from './tasks/legacyWire.ts';
 
 /**
  * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and
@@ -36,7 +37,7 @@ function listedFields(options: ResourceOptions<never>): Record<string, unknown> 
  * cannot answer its asks; with the arguments standing in for those asks under `'arguments'`.
  */
 function listedTool(
-  { name, options, input, outputJsonSchema, fallback }: ToolDefinition,
+  { name, options, input, outputJsonSchema, fallback, task }: ToolDefinition,
   capabilities: ClientCapabilities,
 ): Record<string, unknown> | undefined {
   if (fallback?.policy === 'hide' && unanswerableAsks(fallback, capabilities, false).length > 0) {
@@ -51,6 +52,7 @@ function listedTool(
       fallback === undefined ? inputSchema : listedInputSchema(inputSchema, fallback, capabilities),
     ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
     ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
+    ...(task !== undefined ? { execution: legacyToolExecution(task.support) } : {}),
     ...(options._meta !== undefined ? { _meta: options._meta } : {}),
   };
 }

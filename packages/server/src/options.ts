@@ -3,6 +3,26 @@ import type { ArgumentLimits } from './round/limits.ts';
 import type { SingleUseStore } from './round/singleUse.ts';
 import type { AskFallback } from './fallback/policy.ts';
 import type { WarningReporter } from './schemaWarnings.ts';
+import type { Clock } from './tasks/clock.ts';
+import type { TaskStore } from './tasks/taskStore.ts';
+
+/** Where tools that run as tasks keep their state, and how replicas share it. */
+export interface TasksOptions {
+  /**
+   * The task store every replica shares (`createRedisTaskStore` from `@parley/redis`, say).
+   * Default: in memory, right for one process.
+   */
+  store?: TaskStore;
+  /** This replica's name in task leases. Default: a random id. */
+  replicaId?: string;
+  /**
+   * How long a replica's hold on its tasks lasts without a heartbeat: a task whose replica died
+   * is marked `failed` this long after its last beat. Default 30 s.
+   */
+  leaseMs?: number;
+  /** The clock tasks are timed with (tests pass a manual one). Default: the system clock. */
+  clock?: Clock;
+}
 
 /** How `requestState` is sealed. */
 export interface RequestStateSecurity {
@@ -75,6 +95,8 @@ export interface ParleyServerOptions {
    * (`asks`); a tool that declares none keeps `'error'`.
    */
   askFallback?: AskFallback;
+  /** Tasks: where tools declared with `task` keep their state. */
+  tasks?: TasksOptions;
 }
 
 /** A running server, as `run()` returns it. */

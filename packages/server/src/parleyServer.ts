@@ -55,6 +55,8 @@ import {
   type DeclaredAsk,
 } from './schemaWarnings.ts';
 import { buildSessionServer } from './sdk/sessionServer.ts';
+import { TaskEngine } from './tasks/taskEngine.ts';
+import { resolveTaskOptions } from './tasks/taskOptions.ts';
 import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
 
 /** The SDK's own default request-body limit (4 MiB). */
@@ -185,6 +187,10 @@ export class ParleyServer {
       middleware: this.#middleware,
       changes: this.#changes,
       now: security.now ?? Date.now,
+      tasks: new TaskEngine({
+        ...options.tasks,
+        report: (error, where) => (options.onError ?? defaultReport)(error, where),
+      }),
     };
     this.#dispatcher = new ModernDispatcher(this.#runtime, (name) => this.#paramHeadersOf(name));
   }
@@ -249,6 +255,7 @@ export class ParleyServer {
         options.outputSchema === undefined
           ? undefined
           : jsonSchemaOf(options.outputSchema, 'output'),
+      task: resolveTaskOptions(api, options.task),
       handler: handler as ToolHandler<unknown>,
     });
     this.#announce('tools');

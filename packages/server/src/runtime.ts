@@ -12,6 +12,7 @@ import type {
 import type { ChangeNotifier } from './notifications.ts';
 import type { SingleUsePolicy } from './round/singleUse.ts';
 import type { WarningSource } from './schemaWarnings.ts';
+import type { TaskEngine } from './tasks/taskEngine.ts';
 
 /** Everything a serving unit needs from the `ParleyServer` that owns it. */
 export interface ServerRuntime {
@@ -41,6 +42,8 @@ export interface ServerRuntime {
   changes: ChangeNotifier;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
+  /** Where tools that run as tasks run, and their state is kept. */
+  tasks: TaskEngine;
 }
 
 /** True when the server has at least one resource or resource template. */

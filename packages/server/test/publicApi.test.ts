@@ -17,10 +17,12 @@ test('the public API is exactly this', () => {
     'MODERN_PROTOCOL_VERSION',
     'ParleyError',
     'ParleyServer',
+    'TaskCancelledError',
     'ToolResult',
     'UnsupportedCapabilityError',
     'UrlElicitationRequiredError',
     'createMemorySingleUseStore',
+    'createMemoryTaskStore',
     'elicitRequest',
     'elicitUrlRequest',
     'eraOf',
@@ -28,5 +30,7 @@ test('the public API is exactly this', () => {
     'isModernVersion',
     'rootsRequest',
     'sampleRequest',
+    'taskExpiresAt',
+    'taskListOwner',
   ]);
 });

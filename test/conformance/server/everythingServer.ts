@@ -13,6 +13,8 @@ import {
   sampleRequest,
 } from '@parley/server';
 
+import { addTaskFixtures } from './taskFixtures.ts';
+
 const IMAGE =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
@@ -550,6 +552,10 @@ export function createEverythingServer(): ParleyServer {
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   );
+
+  // ---- Tasks (SEP-2663) -------------------------------------------------------------------
+
+  addTaskFixtures(mcp);
 
   return mcp;
 }

@@ -258,3 +258,26 @@ export class UrlElicitationRequiredError extends ParleyError<UrlElicitationRequi
     );
   }
 }
+
+/** What a {@link TaskCancelledError} carries. */
+export interface TaskCancelledData {
+  taskId: string;
+  /** Why, as the server put it on the task, when it did. */
+  statusMessage?: string;
+}
+
+/**
+ * A call that became a task ended `cancelled` (by the caller, another client, or the server)
+ * instead of with a result.
+ */
+export class TaskCancelledError extends ParleyError<TaskCancelledData> {
+  static override readonly brand: string = '@parley/core:TaskCancelledError';
+
+  constructor(data: TaskCancelledData, options: { cause?: unknown } = {}) {
+    super(
+      'task_cancelled',
+      `Task ${data.taskId} was cancelled${data.statusMessage !== undefined ? `: ${data.statusMessage}` : ''}.`,
+      { data, ...options },
+    );
+  }
+}

@@ -53,6 +53,7 @@ const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
   unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
   url_elicitation_required: JSON_RPC_ERROR_CODES.urlElicitationRequired,
   store_unavailable: JSON_RPC_ERROR_CODES.internalError,
+  task_cancelled: JSON_RPC_ERROR_CODES.internalError,
   internal: JSON_RPC_ERROR_CODES.internalError,
 };
 

@@ -16,6 +16,7 @@ export type ParleyErrorCode =
   | 'unsupported_protocol_version'
   | 'url_elicitation_required'
   | 'store_unavailable'
+  | 'task_cancelled'
   | 'internal';
 
 /** Options every Parley error takes. */

@@ -9,10 +9,13 @@ import { complete } from '../completion.ts';
 import type { LogLevel, RequestContext } from '../context.ts';
 import { paramHeaderMismatch, type ParamHeader } from '../http/paramHeaders.ts';
 import { serveList, type ListMethod } from '../lists.ts';
-import type { RoundReply } from '../round/request.ts';
+import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime.ts';
+import { tasksExtensionCapability } from '../tasks/modernWire.ts';
+import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
+import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { encodeResult } from './encode.ts';
 import { metaOf, readEnvelope, type Envelope } from './envelope.ts';
 import { checkHeaders, mcpNameProblem, type HeaderReader } from './headers.ts';
@@ -252,10 +255,20 @@ export class ModernDispatcher {
         kind: 'result',
         result: {
           supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-          capabilities: capabilitiesOf(runtime),
+          capabilities: {
+            ...capabilitiesOf(runtime),
+            ...(hasTaskTools(runtime) ? tasksExtensionCapability() : {}),
+          },
           ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
         },
       };
+    }
+    if (method.startsWith('tasks/')) {
+      if (!hasTaskTools(runtime)) return undefined;
+      return serveModernTaskMethod(runtime.tasks, method, params, {
+        clientCapabilities: envelope.clientCapabilities,
+        principal: request.principal,
+      });
     }
     if (LIST_METHODS.has(method)) {
       if (!this.#serves(method)) return undefined;
@@ -289,7 +302,7 @@ export class ModernDispatcher {
         return { kind: 'error', error: { code: -32020, message: `Header mismatch: ${mismatch}` } };
       }
     }
-    return serveRound(runtime, {
+    const round: RoundRequest = {
       method: roundMethod,
       params: rest,
       inputResponses,
@@ -322,7 +335,10 @@ export class ModernDispatcher {
               }),
       push: undefined,
       projectToolResult: (result) => appendTextFallback(result),
-    });
+    };
+    return roundMethod === 'tools/call'
+      ? serveToolCall(runtime, round, { era: 'modern' })
+      : serveRound(runtime, round);
   }
 
   #serves(method: string): boolean {

@@ -68,13 +68,17 @@ export function checkHeaders(
   return undefined;
 }
 
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // SEP-2663: the task methods mirror the task id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
-/** The `Mcp-Name` header against the body's `name` or `uri`, for the methods that have one. */
+/** The `Mcp-Name` header against the body's `name`, `uri` or `taskId`, for the methods that have one. */
 export function mcpNameProblem(
   headers: HeaderReader,
   method: string,

@@ -30,6 +30,11 @@ export interface RoundRequest {
   progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   /** Handshake era: the server-initiated requests of this call. */
   push: PushChannel | undefined;
+  /**
+   * A tool that starts its task from its handler (`task: { start: 'by-handler' }`):
+   * `ctx.startTask()` creates the task and resolves with the channel its questions go on.
+   */
+  startTask?: () => Promise<PushChannel>;
   /** How a final tool result is shaped for this connection's wire (SEP-2106 projection). */
   projectToolResult(result: CallToolResult, outputJsonSchema: unknown): CallToolResult;
 }

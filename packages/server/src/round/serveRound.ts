@@ -343,6 +343,7 @@ async function runRound(
     maxReasks: reaskBudget(runtime, target),
     signal: req.signal,
     push,
+    ...(req.startTask !== undefined ? { startTask: req.startTask } : {}),
     log: req.log,
     progress: req.progress,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,

@@ -18,10 +18,13 @@ import { complete } from '../completion.ts';
 import type { LogLevel, RequestContext } from '../context.ts';
 import { serveList, type ListMethod } from '../lists.ts';
 import type { PushChannel } from '../pushChannel.ts';
-import type { RoundReply } from '../round/request.ts';
+import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime.ts';
+import { legacyTasksCapability } from '../tasks/legacyWire.ts';
+import { serveLegacyTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
+import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 
 /**
  * A handshake-era session (2025-11-25 and earlier) on the SDK's low-level `Server`: the SDK keeps
@@ -85,6 +88,12 @@ function pushChannel(server: Server, ctx: ServerContext, options: SessionOptions
   };
 }
 
+/**
+ * How long a question pushed on a `tasks/result` stream waits: as long as a timer can (the task's
+ * TTL and the stream itself bound it; a closed stream is asked again on the next tasks/result).
+ */
+const QUESTION_TIMEOUT_MS = 2_147_483_647;
+
 /** A reply as the SDK handler's return value (or throw). */
 function settle(reply: RoundReply): never {
   if (reply.kind === 'error')
@@ -92,22 +101,47 @@ function settle(reply: RoundReply): never {
   return reply.result as never;
 }
 
+/**
+ * The SDK's `Server`, except that a `tools/call` that asked for a task (`params.task`) answers
+ * with the task (`{ task }`, 2025-11-25's CreateTaskResult), which the SDK's check of a tool
+ * result would refuse. Parley checks that call's params and builds that result itself.
+ */
+class SessionServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    const checked = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return checked;
+    return (request, ctx) =>
+      (request.params as { task?: unknown } | undefined)?.task !== undefined
+        ? handler(request, ctx)
+        : checked(request, ctx);
+  }
+}
+
 /** Build the SDK server of one handshake-era session. */
 export function buildSessionServer(runtime: ServerRuntime, options: SessionOptions = {}): Server {
-  const server = new Server(runtime.info, {
-    capabilities: capabilitiesOf(runtime),
+  const tasks = hasTaskTools(runtime);
+  const server = new SessionServer(runtime.info, {
+    capabilities: {
+      ...capabilitiesOf(runtime),
+      ...(tasks ? { tasks: legacyTasksCapability() } : {}),
+    },
     ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
     // The era gate is Parley's (round/serveRound.ts), never the SDK's shim: ctx.ask is the one
     // code path for both eras.
     inputRequired: { legacyShim: false },
   });
   const { authInfo } = options;
+  // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
+  const connection = `connection-${crypto.randomUUID()}`;
 
   const round = (method: RoundMethod) =>
     server.setRequestHandler(method, async (request, ctx) => {
       const progressToken = ctx.mcpReq._meta?.progressToken;
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
-      const reply = await serveRound(runtime, {
+      const round: RoundRequest = {
         method,
         params,
         // Handshake-era clients do not retry with answers: ctx.ask awaits them within the run.
@@ -132,7 +166,15 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
         push: pushChannel(server, ctx, options),
         projectToolResult: (result, outputJsonSchema) =>
           server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
-      });
+      };
+      const reply =
+        method === 'tools/call'
+          ? await serveToolCall(runtime, round, {
+              era: 'handshake',
+              task: params.task,
+              session: ctx.sessionId ?? connection,
+            })
+          : await serveRound(runtime, round);
       return settle(reply);
     });
 
@@ -146,6 +188,35 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   if (runtime.tools.size > 0) {
     list('tools/list');
     round('tools/call');
+  }
+  if (tasks) {
+    for (const method of ['tasks/get', 'tasks/list', 'tasks/cancel', 'tasks/result'] as const) {
+      // The SDK's typings leave the 2025-11-25 task methods out; its 2025 codec parses them.
+      const register = server.setRequestHandler.bind(server) as unknown as (
+        method: string,
+        handler: (request: { params?: unknown }, ctx: ServerContext) => Promise<never>,
+      ) => void;
+      register(method, async (request, ctx) => {
+        const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
+        // The task's questions go to the client as requests on this `tasks/result` stream.
+        const push: PushQuestion = (question, meta, signal) =>
+          ctx.mcpReq.send(
+            { method: question.method, params: { ...question.params, _meta: meta } } as never,
+            AS_SENT,
+            { signal, timeout: QUESTION_TIMEOUT_MS },
+          ) as Promise<unknown>;
+        const reply = await serveLegacyTaskMethod(
+          runtime.tasks,
+          method,
+          params,
+          { principal: authInfo?.clientId, sessionId: ctx.sessionId ?? connection },
+          { push, signal: ctx.mcpReq.signal },
+        );
+        return settle(
+          reply ?? { kind: 'error', error: { code: -32601, message: 'Method not found' } },
+        );
+      });
+    }
   }
   if (runtime.prompts.size > 0) {
     list('prompts/list');

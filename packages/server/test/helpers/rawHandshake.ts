@@ -23,6 +23,14 @@ export interface RawHandshake {
     result?: Record<string, unknown>;
     error?: { code: number; message: string; data?: unknown };
   }>;
+  /** Any request; resolves with the JSON-RPC `result` or `error`. */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<{
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string; data?: unknown };
+  }>;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,7 @@ export async function rawHandshake(
     pushed,
     call: async (name, args = {}) =>
       (await request('tools/call', { name, arguments: args })) as never,
+    request: async (method, params) => (await request(method, params)) as never,
     close: async () => {
       await clientSide.close();
       await sdkServer.close();

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, test } from 'vitest';
+
+// The client's hand-written tasks server (2026-07-28 on 127.0.0.1): the Parley server side of
+// tasks is wired in its own step; until then this is the server the terminal is tested against.
+import { startRawTaskServer, type RawTaskServer } from '../../client/test/helpers/rawTaskServer.ts';
+import { runCli } from '../src/runCli.ts';
+import { describeTask } from '../src/taskStatus.ts';
+import { scriptedPrompter } from './helpers/scriptedPrompter.ts';
+
+/** `parley call` on a tool the server runs as a task: the terminal shows the task as it goes. */
+
+let server: RawTaskServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const question = (message: string) => ({
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve' } },
+      required: ['approve'],
+    },
+  },
+});
+
+describe('parley call on a task', () => {
+  test('announces the task, shows its status while it waits, asks its question, prints the result', async () => {
+    server = await startRawTaskServer({
+      tools: {
+        deploy: [
+          { ask: { approve: question('Deploy build 42 to production?') } },
+          { result: () => ({ content: [{ type: 'text', text: 'Deployed build 42' }] }) },
+        ],
+      },
+      pollIntervalMs: 20,
+    });
+    const prompter = scriptedPrompter([true]);
+    let stdout = '';
+    const code = await runCli(['call', server.url, 'deploy', '--mode', 'modern'], {
+      stdout: (text) => void (stdout += text),
+      stderr: () => {},
+      prompter,
+      cwd: process.cwd(),
+    });
+    expect(code).toBe(0);
+    expect(stdout).toBe('Deployed build 42\n');
+    const taskId = [...server.tasks.keys()][0]!;
+    const lines = prompter.screen.filter(
+      (line) => !line.startsWith('intro') && !line.startsWith('info: Connected'),
+    );
+    expect(lines).toEqual([
+      `step: deploy runs as a task (${taskId}); Ctrl-C cancels it.\nTask working: Started`,
+      'question: deploy asks (round 1)',
+      '  Deploy build 42 to production?',
+      expect.stringMatching(/^ {2}\(/),
+      '? Approve',
+      'info: Task working: Working on it',
+      'success: Task completed',
+      'outro: Result',
+    ]);
+  });
+
+  test('one line per state', () => {
+    const base = { taskId: 't', createdAt: '', lastUpdatedAt: '', ttlMs: null };
+    expect(describeTask({ ...base, status: 'working', statusMessage: 'Rendering (40%)' })).toBe(
+      'Task working: Rendering (40%)',
+    );
+    expect(describeTask({ ...base, status: 'input_required' })).toBe(
+      'Task waiting for your answer',
+    );
+    expect(describeTask({ ...base, status: 'failed', statusMessage: '' })).toBe('Task failed');
+  });
+});
