@@ -20,6 +20,7 @@ test('the public API is exactly this', () => {
     'ToolResult',
     'UnsupportedCapabilityError',
     'UrlElicitationRequiredError',
+    'createMemoryEventStore',
     'createMemorySingleUseStore',
     'elicitRequest',
     'elicitUrlRequest',

@@ -1,0 +1,14 @@
+const t0 = performance.now();
+const { ParleyServer } = await import('@parley/server');
+const t1 = performance.now();
+const z = await import('zod');
+const t2 = performance.now();
+const mcp = new ParleyServer({ name: 'x', onWarning() {} });
+mcp.tool('t', { inputSchema: z.object({ a: z.string().optional() }) }, () => 'ok');
+const running = await mcp.run({ transport: 'http', port: 0 });
+const t3 = performance.now();
+const r = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 't' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }) });
+await r.text();
+const t4 = performance.now();
+console.log({ parley: (t1 - t0).toFixed(0), zod: (t2 - t1).toFixed(0), run: (t3 - t2).toFixed(0), first: (t4 - t3).toFixed(0), sinceBoot: performance.now().toFixed(0) });
+await running.close();
