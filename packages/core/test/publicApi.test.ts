@@ -24,6 +24,7 @@ test('the public API is exactly this', () => {
       'ParleyError',
       'RoundsExceededError',
       'SUPPORTED_PROTOCOL_VERSIONS',
+      'SessionClosedError',
       'ToolResult',
       'UnsupportedCapabilityError',
       'UnsupportedProtocolVersionError',

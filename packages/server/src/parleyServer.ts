@@ -1,11 +1,6 @@
 import { InvalidRequestStateError, type Implementation } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
-import {
-  localhostAllowedHostnames,
-  UriTemplate,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { createRequestStateSealer } from '@parley/state-sealing';
 
 import {
@@ -29,7 +24,10 @@ import {
   type ToolOptions,
 } from './definitions.ts';
 import { createBearerGate, protectedResourceMetadataPath } from './http/bearerAuth.ts';
+import { LOOPBACK_HOSTNAMES } from './http/hostCheck.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
+import { listenerLimits } from './http/limits.ts';
+import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
@@ -45,11 +43,9 @@ import {
   type DeclaredAsk,
   type WarningSource,
 } from './schemaWarnings.ts';
-import { buildSessionServer } from './sdk/sessionServer.ts';
+import { loadSessionServer } from './sdk/load.ts';
 import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
-
-/** The SDK's own default request-body limit (4 MiB). */
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+import { uriTemplate as templateMatcher, uriTemplatesReady } from './uriTemplates.ts';
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -270,7 +266,7 @@ export class ParleyServer {
         { kind: 'resourceTemplate', name: uriTemplate },
         options.asks,
       ),
-      matcher: new UriTemplate(uriTemplate),
+      matcher: templateMatcher(uriTemplate),
       handler: handler as ResourceTemplateHandler,
     });
     this.#announce('resources');
@@ -297,6 +293,7 @@ export class ParleyServer {
    */
   async connect(transport: Transport): Promise<Server> {
     this.#serving = true;
+    const [{ buildSessionServer }] = await Promise.all([loadSessionServer(), this.#ready()]);
     const server = buildSessionServer(this.#runtime);
     await server.connect(transport);
     return server;
@@ -307,9 +304,25 @@ export class ParleyServer {
    * for both eras. Modern requests are served statelessly; handshake-era clients get sessions
    * (unless `http.sessions` is `false`), so `ctx.elicit()` works over HTTP.
    */
-  fetch(request: Request, options?: FetchOptions): Promise<Response> {
+  async fetch(request: Request, options?: FetchOptions): Promise<Response> {
     this.#http ??= this.#httpEndpoint(this.#options.http ?? {});
+    await this.#ready();
     return this.#http.fetch(request, options);
+  }
+
+  /**
+   * A `(req, res)` handler for Node hosts (Express, Fastify, `node:http`): the same endpoint as
+   * {@link fetch}, read and answered straight on Node's request and response. A body the host
+   * already parsed is used as it is (Express' `req.body` after `express.json()`, or the third
+   * argument, say Fastify's `request.body`).
+   */
+  nodeHandler(): NodeHandler {
+    this.#http ??= this.#httpEndpoint(this.#options.http ?? {});
+    const handle = createNodeHandler(this.#http);
+    return async (req, res, parsedBody) => {
+      await this.#ready();
+      return handle(req, res, parsedBody);
+    };
   }
 
   /**
@@ -319,10 +332,13 @@ export class ParleyServer {
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
       this.#serving = true;
-      const [{ serveStdio, StdioServerTransport }, { ModernStdioRouter }] = await Promise.all([
-        import('@modelcontextprotocol/server/stdio'),
-        import('./stdio/modernStdio.ts'),
-      ]);
+      const [{ serveStdio, StdioServerTransport }, { ModernStdioRouter }, { buildSessionServer }] =
+        await Promise.all([
+          import('@modelcontextprotocol/server/stdio'),
+          import('./stdio/modernStdio.ts'),
+          loadSessionServer(),
+          this.#ready(),
+        ]);
       // Handshake-era traffic goes to the SDK's session; modern requests to Parley's dispatcher.
       const handle = serveStdio(() => buildSessionServer(this.#runtime), {
         transport: new ModernStdioRouter(new StdioServerTransport(), this.#dispatcher),
@@ -341,21 +357,37 @@ export class ParleyServer {
       host = '127.0.0.1',
       port = 3000,
       path = '/mcp',
+      readinessPath = '/ready',
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections,
       ...http
     } = options;
+    const limits = listenerLimits({
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections,
+    });
+    if (
+      readinessPath !== false &&
+      (typeof readinessPath !== 'string' || !readinessPath.startsWith('/'))
+    ) {
+      throw new TypeError(
+        `run: readinessPath must be a path ('/ready') or false (got ${JSON.stringify(readinessPath)}).`,
+      );
+    }
     const allowedHosts =
-      http.allowedHosts ??
-      (LOOPBACK_HOSTS.has(host) ? [...localhostAllowedHostnames(), host] : undefined);
+      http.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? [...LOOPBACK_HOSTNAMES, host] : undefined);
     const endpoint = this.#httpEndpoint({
       ...this.#options.http,
       ...http,
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
     });
-    const { listenNode } = await import('./http/nodeListener.ts');
-    const maxBodyBytes =
-      http.maxBodyBytes ?? this.#options.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const [{ listenNode }] = await Promise.all([import('./http/nodeListener.ts'), this.#ready()]);
     const auth = http.auth ?? this.#options.http?.auth;
-    const listener = await listenNode((request) => endpoint.fetch(request), {
+    const listener = await listenNode(endpoint, {
       host,
       port,
       path,
@@ -364,15 +396,15 @@ export class ParleyServer {
         auth?.authorizationServers === undefined
           ? []
           : [protectedResourceMetadataPath(new URL(path, 'http://localhost'))],
-      maxBodyBytes,
+      readinessPath,
+      limits,
     });
-    return {
-      url: listener.url,
-      close: async () => {
-        await endpoint.close();
-        await listener.close();
-      },
-    };
+    return { url: listener.url, close: (closeOptions) => listener.close(closeOptions) };
+  }
+
+  /** What must be loaded before anything is served (the SDK, when resource templates need it). */
+  #ready(): Promise<void> {
+    return this.#templates.length === 0 ? Promise.resolve() : uriTemplatesReady();
   }
 
   /**

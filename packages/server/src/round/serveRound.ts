@@ -11,7 +11,6 @@ import {
   type InputResponses,
   type ReadResourceResult,
 } from '@parley/core';
-import { ProtocolError } from '@modelcontextprotocol/server';
 import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
@@ -20,7 +19,7 @@ import type { ServerRuntime } from '../runtime.ts';
 import { screenAnswers, type AskedRecord } from './asked.ts';
 import { bridgeAsk } from './bridge.ts';
 import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
-import { RoundFault, mapFailure, toolError, type FailureSite } from './errors.ts';
+import { RoundFault, isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { authorStateOf, finishAsk } from './finishAsk.ts';
 import { limitProblem } from './limits.ts';
 import { answerProblem, problemOf, reaskRequest, type AnswerProblem } from './reask.ts';
@@ -384,7 +383,7 @@ async function finishComplete(
  * It is never an `isError` tool result, which would show the model the server's internals.
  */
 function serverFault(error: unknown): never {
-  if (error instanceof ParleyError || error instanceof ProtocolError) throw error;
+  if (error instanceof ParleyError || isProtocolError(error)) throw error;
   throw new RoundFault('Internal error', { cause: error });
 }
 

@@ -6,7 +6,6 @@ import {
   type InputRequiredResult,
   type ReadResourceResult,
 } from '@parley/core';
-import { ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { HandlerInfo, PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
 
 import type { Context, HandlerTarget } from '../context.ts';
@@ -19,6 +18,7 @@ import type {
 import { toPromptResult, toResourceResult, toToolResult } from '../results.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import type { AskedRecord } from './asked.ts';
+import { WireError } from './errors.ts';
 
 /**
  * What one `tools/call`, `prompts/get` or `resources/read` is for, resolved from its params: the
@@ -142,13 +142,13 @@ export function resolveTarget(
   if (method === 'tools/call') {
     const name = params.name as string;
     const tool = runtime.tools.get(name);
-    if (tool === undefined) throw new ProtocolError(-32602, `Tool ${name} not found`);
+    if (tool === undefined) throw new WireError(-32602, `Tool ${name} not found`);
     return toolTarget(tool, params);
   }
   if (method === 'prompts/get') {
     const name = params.name as string;
     const prompt = runtime.prompts.get(name);
-    if (prompt === undefined) throw new ProtocolError(-32602, `Prompt ${name} not found`);
+    if (prompt === undefined) throw new WireError(-32602, `Prompt ${name} not found`);
     return promptTarget(prompt, params);
   }
   const uri = params.uri as string;
@@ -178,7 +178,7 @@ export function resolveTarget(
       async (ctx) => template.handler(new URL(uri), variables, ctx),
     );
   }
-  throw new ResourceNotFoundError(uri);
+  throw new WireError(-32602, `Resource not found: ${uri}`, { uri });
 }
 
 /**
