@@ -332,16 +332,20 @@ export class ParleyServer {
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
       this.#serving = true;
-      const [{ serveStdio, StdioServerTransport }, { ModernStdioRouter }, { buildSessionServer }] =
+      const [{ serveStdio }, { ModernStdioRouter }, { LineTransport }, { buildSessionServer }] =
         await Promise.all([
           import('@modelcontextprotocol/server/stdio'),
           import('./stdio/modernStdio.ts'),
+          import('./stdio/lineTransport.ts'),
           loadSessionServer(),
           this.#ready(),
         ]);
       // Handshake-era traffic goes to the SDK's session; modern requests to Parley's dispatcher.
       const handle = serveStdio(() => buildSessionServer(this.#runtime), {
-        transport: new ModernStdioRouter(new StdioServerTransport(), this.#dispatcher),
+        transport: new ModernStdioRouter(
+          new LineTransport(process.stdin, process.stdout),
+          this.#dispatcher,
+        ),
       });
       return { close: () => handle.close() };
     }

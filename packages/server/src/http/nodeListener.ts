@@ -126,8 +126,29 @@ export async function listenNode(
     if (inFlight === 0) for (const wake of idle) wake();
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(
+    {
+      // Node enforces its timeouts on this beat: a 30 s default would let a 1 s headersTimeout
+      // run for 30 s.
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(30_000, Math.floor(limits.headersTimeoutMs / 2)),
+      ),
+      // Checked below, so the refusal is JSON-RPC like every other.
+      requireHostHeader: false,
+    },
+    (req: IncomingMessage, res: ServerResponse) => serve(req, res),
+  );
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const path = pathOf(req.url);
+    if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+      return json(
+        res,
+        400,
+        errorJson(-32600, 'Bad Request: an HTTP/1.1 request needs a Host header'),
+        { connection: 'close' },
+      );
+    }
     if (options.readinessPath !== false && path === options.readinessPath) {
       probed = true;
       if (draining) unreadySeen = true;
@@ -162,7 +183,7 @@ export async function listenNode(
     res.once('close', finished);
     if (draining) res.setHeader('connection', 'close');
     void handle(req, res);
-  });
+  };
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
@@ -175,6 +196,27 @@ export async function listenNode(
       refused.add(socket);
       socket.setTimeout(1_000, () => socket.destroy());
     }
+  });
+  // `Expect: 100-continue`: a body that will not fit is refused before it is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isSafeInteger(declared) && declared > endpoint.limits.maxBodyBytes) {
+      return json(
+        res,
+        413,
+        errorJson(
+          -32600,
+          `Request body too large: the limit is ${endpoint.limits.maxBodyBytes} bytes`,
+        ),
+        { connection: 'close' },
+      );
+    }
+    res.writeContinue();
+    serve(req, res);
+  });
+  // CONNECT (a proxy's tunnel) is no request this server serves.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawAnswer(405, 'Method Not Allowed', -32000, 'Method not allowed: CONNECT'));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (
