@@ -140,6 +140,17 @@ export class Context<TState = unknown> {
     this.signal = init.signal;
   }
 
+  /**
+   * Handshake era over HTTP: close this call's SSE stream now, without ending the call. The
+   * client reconnects after the server's `retry` with `Last-Event-ID` and gets everything sent
+   * meanwhile (SEP-1699 polling: a long call need not hold a connection). `false` (and nothing
+   * done) where the call has no resumable stream: stdio, the modern era, or an endpoint without
+   * an event store.
+   */
+  closeStream(): boolean {
+    return this.#init.push?.closeStream?.() ?? false;
+  }
+
   /** True on every round after the first (answers or state came back). */
   get isContinuation(): boolean {
     return this.inputResponses !== null || this.requestState !== null;

@@ -72,6 +72,7 @@ export {
   InvalidRequestStateError,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
+  SessionClosedError,
   ToolResult,
   UnsupportedCapabilityError,
   UrlElicitationRequiredError,
@@ -85,4 +86,6 @@ export type {
   InputRequiredResult,
   InputRequests,
   InputResponses,
+  SessionCloseReason,
+  SessionClosedData,
 } from '@parley/core';

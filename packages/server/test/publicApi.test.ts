@@ -17,6 +17,7 @@ test('the public API is exactly this', () => {
     'MODERN_PROTOCOL_VERSION',
     'ParleyError',
     'ParleyServer',
+    'SessionClosedError',
     'ToolResult',
     'UnsupportedCapabilityError',
     'UrlElicitationRequiredError',

@@ -516,11 +516,11 @@ function webResponder(): { responder: Responder; response: Promise<Response> } {
   };
 }
 
-/** Node's request headers as a reader. */
+/** Node's request headers as a reader (Node keeps their names in lower case). */
 export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderReader {
   return {
     get: (name) => {
-      const value = headers[name];
+      const value = headers[name] ?? headers[name.toLowerCase()];
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     },

@@ -114,6 +114,12 @@ function pushChannel(
       return (result as { roots: Root[] }).roots;
     },
     completeElicitation: (id) => server.createElicitationCompletionNotifier(id)(),
+    closeStream: () => {
+      const close = ctx.http?.closeSSE;
+      if (close === undefined) return false;
+      close();
+      return true;
+    },
     ...(unavailable !== undefined ? { unavailable: () => unavailable() } : {}),
   };
 }
