@@ -31,13 +31,21 @@ export function createSchemaLinter(
   report: WarningReporter,
 ): (source: WarningSource, schema: ElicitationSchema) => void {
   const seen = new Set<string>();
+  // The same schema object comes back on every round (response types compile once): known by
+  // identity, it is not serialised again.
+  const seenObjects = new WeakMap<object, Set<string>>();
   return (source, schema) => {
-    const id = `${source.kind}\u0000${source.name}\u0000${JSON.stringify(schema)}`;
+    const handler = `${source.kind}\u0000${source.name}`;
+    let handlers = seenObjects.get(schema);
+    if (handlers?.has(handler) === true) return;
+    if (handlers === undefined) seenObjects.set(schema, (handlers = new Set()));
+    handlers.add(handler);
+    const id = `${handler}\u0000${JSON.stringify(schema)}`;
     if (seen.has(id)) return;
     if (seen.size < MAX_REMEMBERED) seen.add(id);
-    const where = `${LABEL[source.kind]} '${source.name}'${source.key !== undefined ? `, ask '${source.key}'` : ''}`;
+    const label = `${LABEL[source.kind]} '${source.name}'${source.key !== undefined ? `, ask '${source.key}'` : ''}`;
     for (const warning of lintElicitationSchema(schema))
-      report(`${where}: ${warning.message}`, source);
+      report(`${label}: ${warning.message}`, source);
   };
 }
 

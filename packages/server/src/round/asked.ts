@@ -53,9 +53,20 @@ export function askKindOf(request: InputRequest): AskKind {
   }
 }
 
+/**
+ * Digests of asks a handler keeps and sends again (`const ask = elicitRequest(...)` at module
+ * level): asks are treated as immutable values, like the response types they are built from.
+ */
+const digests = new WeakMap<InputRequest, string>();
+
 /** The digest of an ask: what it asks, so a changed question is recognised as a new one. */
 export function askDigest(request: InputRequest): string {
-  return digestOf({ method: request.method, params: request.params ?? {} });
+  let digest = digests.get(request);
+  if (digest === undefined) {
+    digest = digestOf({ method: request.method, params: request.params ?? {} });
+    digests.set(request, digest);
+  }
+  return digest;
 }
 
 /** The record of one ask. */
