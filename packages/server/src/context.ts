@@ -125,8 +125,6 @@ export class Context<TState = unknown> {
    */
   readonly state: TState | null;
   readonly flow: Flow;
-  /** Aborted when the client cancels the request. */
-  readonly signal: AbortSignal;
   readonly #init: ContextInit;
 
   constructor(init: ContextInit) {
@@ -137,7 +135,12 @@ export class Context<TState = unknown> {
     this.requestState = init.requestState;
     this.state = (init.state ?? null) as TState | null;
     this.flow = init.flow;
-    this.signal = init.signal;
+  }
+
+  /** Aborted when the client cancels the request. */
+  get signal(): AbortSignal {
+    // Read through: hosts make the signal only when something asks for it (most rounds never do).
+    return this.#init.signal;
   }
 
   /**

@@ -371,7 +371,13 @@ export class HttpEndpoint {
       return answerModern(
         this.#dispatcher,
         message,
-        { headers: inbound.headers, authInfo, signal: inbound.signal },
+        {
+          headers: inbound.headers,
+          authInfo,
+          get signal() {
+            return inbound.signal;
+          },
+        },
         responder,
       );
     } else {

@@ -19,7 +19,11 @@ export async function answerModern(
 ): Promise<void> {
   let sink: EventSink | undefined;
   const reply = await dispatcher.handle(message, {
-    ...transport,
+    headers: transport.headers,
+    authInfo: transport.authInfo,
+    get signal() {
+      return transport.signal;
+    },
     notify: (notification) => {
       sink ??= responder.events();
       sink.write(frame(notification));

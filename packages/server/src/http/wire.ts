@@ -22,8 +22,11 @@ export interface Inbound {
   method: string;
   headers: HeaderReader;
   body: InboundBody;
-  /** Aborted when the client goes away (which is how a modern client cancels a call). */
-  signal: AbortSignal;
+  /**
+   * Aborted when the client goes away (which is how a modern client cancels a call). A host may
+   * make it on first read: pass it on by getter.
+   */
+  readonly signal: AbortSignal;
   /** A principal the host already authenticated. */
   authInfo?: AuthInfo | undefined;
   /**

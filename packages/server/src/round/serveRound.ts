@@ -266,7 +266,9 @@ async function runRound(
           : JSON.stringify(envelope.state.value),
     state: await stateOf(target, envelope),
     maxReasks: reaskBudget(runtime, target),
-    signal: req.signal,
+    get signal() {
+      return req.signal;
+    },
     push,
     log: req.log,
     progress: req.progress,
@@ -302,12 +304,15 @@ async function runRound(
       throw error;
     }
   };
+  // Without middleware there is no chain to build, nor a context for it.
   const result = target.normalise(
-    await runMiddleware(
-      runtime.middleware,
-      middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
-      terminal,
-    ),
+    runtime.middleware.length === 0
+      ? await terminal()
+      : await runMiddleware(
+          runtime.middleware,
+          middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
+          terminal,
+        ),
   );
 
   const ask = askOf(result);
