@@ -140,6 +140,17 @@ export async function listenNode(
     (req: IncomingMessage, res: ServerResponse) => serve(req, res),
   );
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (refused.has(req.socket)) {
+      return json(
+        res,
+        503,
+        errorJson(
+          -32000,
+          'Service Unavailable: this server has as many connections as it may; try again',
+        ),
+        { 'retry-after': '1', connection: 'close' },
+      );
+    }
     const path = pathOf(req.url);
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
       return json(
@@ -157,17 +168,6 @@ export async function listenNode(
         draining ? 503 : 200,
         JSON.stringify({ status: draining ? 'draining' : 'ready' }),
         draining ? { connection: 'close' } : {},
-      );
-    }
-    if (refused.has(req.socket)) {
-      return json(
-        res,
-        503,
-        errorJson(
-          -32000,
-          'Service Unavailable: this server has as many connections as it may; try again',
-        ),
-        { 'retry-after': '1', connection: 'close' },
       );
     }
     if (path !== options.path && options.alsoServe?.includes(path) !== true) {
@@ -255,10 +255,7 @@ export async function listenNode(
     });
 
   let closing: Promise<void> | undefined;
-  const close = async ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}): Promise<void> => {
-    if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
-      throw new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`);
-    }
+  const close = async (graceMs: number): Promise<void> => {
     const started = Date.now();
     const deadline = started + graceMs;
     draining = true;
@@ -284,6 +281,14 @@ export async function listenNode(
 
   return {
     url: `http://${host}:${port}${options.path}`,
-    close: (closeOptions) => (closing ??= close(closeOptions)),
+    close: ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}) => {
+      if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+        return Promise.reject(
+          new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`),
+        );
+      }
+      closing ??= close(graceMs);
+      return closing;
+    },
   };
 }
