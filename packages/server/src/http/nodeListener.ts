@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as NodeHttp from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import type { HttpEndpoint } from './httpEndpoint.ts';
@@ -37,6 +38,19 @@ export interface NodeListener {
   /** The endpoint's URL, e.g. `http://127.0.0.1:3001/mcp`. */
   url: string;
   close(options?: CloseOptions): Promise<void>;
+}
+
+/**
+ * `node:http` through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), not an import:
+ * bundlers for Workers and other edge runtimes follow the fetch handler's dynamic import of
+ * this module, and a static `node:*` import here would make every edge bundle need Node
+ * compatibility (workerd refuses to load it without `nodejs_compat`) for code it never runs.
+ */
+function createServer(
+  options: NodeHttp.ServerOptions,
+  listener: NodeHttp.RequestListener,
+): NodeHttp.Server {
+  return process.getBuiltinModule('node:http').createServer(options, listener);
 }
 
 const DEFAULT_GRACE_MS = 10_000;
