@@ -249,28 +249,34 @@ describe('connections and bodies', () => {
     );
   });
 
-  test('maxBodyBytes: a chunked upload over the limit gets its 413, which the client sees', async () => {
-    const { url } = await start({ maxBodyBytes: 64 * 1024 });
-    const chunk = new Uint8Array(256 * 1024).fill(0x20);
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= 10 * 1024 * 1024) return controller.close();
-        sent += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
-      'Request body too large: the limit is 65536 bytes',
-    );
-  });
+  test.each([
+    ['64 KiB', { maxBodyBytes: 64 * 1024 }, 65536],
+    ['the default', {}, 4 * 1024 * 1024],
+  ] as const)(
+    'maxBodyBytes (%s): a chunked 10 MB upload gets its 413, which the client sees',
+    async (_, options, limit) => {
+      const { url } = await start(options);
+      const chunk = new Uint8Array(256 * 1024).fill(0x20);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 10 * 1024 * 1024) return controller.close();
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        `Request body too large: the limit is ${limit} bytes`,
+      );
+    },
+  );
 
   test('maxBufferedBodyBytes: a body that would pass the total held at once gets 503; later ones fit again', async () => {
     const { port, host, url } = await start({
