@@ -18,6 +18,7 @@ const packages = [
   'cli',
   'middleware',
   'testing',
+  'redis',
 ];
 
 function packageProject(name: string): TestProjectInlineConfiguration {
@@ -28,6 +29,8 @@ function packageProject(name: string): TestProjectInlineConfiguration {
       name: `@parley/${name}`,
       root,
       include: ['test/**/*.test.ts'],
+      // The Redis suites need a redis-server; the setup decides once whether they run.
+      ...(name === 'redis' ? { globalSetup: ['test/globalSetup.ts'] } : {}),
       typecheck: {
         enabled: true,
         include: ['test/**/*.test-d.ts'],
@@ -46,7 +49,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       ...packages.map(packageProject),
-      ...['repo', 'integration', 'conformance'].map((name) => ({
+      ...['repo', 'integration', 'conformance', 'runtimes'].map((name) => ({
         extends: true as const,
         test: {
           name,

@@ -21,6 +21,10 @@ export const packageGraph = {
     external: ['@modelcontextprotocol/server'],
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
+  redis: {
+    parley: ['core', 'server', 'state-sealing'],
+    external: ['@modelcontextprotocol/server'],
+  },
 };
 
 /** The schema libraries a `noSchemaLibrary` package may not import. */

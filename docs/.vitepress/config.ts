@@ -7,7 +7,16 @@ import { defineConfig } from 'vitepress';
  */
 
 // In the order users reach for them: the server and the client first.
-const packages = ['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing'];
+const packages = [
+  'server',
+  'client',
+  'cli',
+  'middleware',
+  'core',
+  'schema',
+  'state-sealing',
+  'redis',
+];
 
 export default defineConfig({
   title: 'Parley',

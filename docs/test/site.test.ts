@@ -244,7 +244,7 @@ test('every page is reachable from the start page, has content, logs no error an
         'testing',
       ].map((name) => `/guide/${name}`),
       '/api/',
-      ...['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing'].map(
+      ...['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing', 'redis'].map(
         (name) => `/api/${name}`,
       ),
     ]),

@@ -75,12 +75,21 @@ function runByTests(): Set<string> {
 }
 const executed = runByTests();
 
-/** The example tests' source, to check that the output files pages quote are read by a test. */
-const testSources = filesUnder(
-  examplesRoot,
-  (path) => path.endsWith('.ts') && (path.startsWith('test/') || path.endsWith('.test.ts')),
-)
-  .map((path) => readFileSync(`${examplesRoot}/${path}`, 'utf8'))
+/**
+ * The example tests' source, to check that the output files pages quote are read by a test —
+ * and the runtime matrix's (test/runtimes), which runs the deployment guide's Bun, Deno and
+ * Worker files, by their docs/examples paths, on those runtimes.
+ */
+const runtimesRoot = `${docsRoot}/../test/runtimes`;
+const testSources = [
+  ...filesUnder(
+    examplesRoot,
+    (path) => path.endsWith('.ts') && (path.startsWith('test/') || path.endsWith('.test.ts')),
+  ).map((path) => readFileSync(`${examplesRoot}/${path}`, 'utf8')),
+  ...filesUnder(runtimesRoot, (path) => path.endsWith('.ts') && !path.startsWith('fixtures/')).map(
+    (path) => readFileSync(`${runtimesRoot}/${path}`, 'utf8'),
+  ),
+]
   .join('\n')
   // Tests that run in both eras name per-era files with a template: count both names.
   .replace(/`([^`]*)\$\{era\}([^`]*)`/g, "'$1modern$2' '$1handshake$2'");

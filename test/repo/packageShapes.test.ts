@@ -47,6 +47,12 @@ describe('the workspace root', () => {
     expect(readme).toContain('pnpm dev');
   });
 
+  test('the CI script installs redis-server when it is missing, from Debian', () => {
+    const ci = readFileSync(`${repoRoot}/.ci/run`, 'utf8');
+    expect(ci).toContain('command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)');
+    expect(ci).toContain('apt-get install -y -qq --no-install-recommends "${missing[@]}"');
+  });
+
   test('the CI script installs no system package for the terminal or the docs tests', () => {
     const ci = readFileSync(`${repoRoot}/.ci/run`, 'utf8');
     expect(ci).not.toMatch(/apt-get install[^\n]*(tmux|chromium)/);
@@ -124,6 +130,18 @@ describe.each(packages)('@parley/%s', (pkg) => {
     expect(Object.keys(manifest.scripts ?? {})).toEqual(
       expect.arrayContaining(['build', 'typecheck', 'test', 'publint']),
     );
+  });
+});
+
+describe('@parley/redis', () => {
+  const redis = readJson<PackageJson & { devDependencies?: Record<string, string> }>(
+    'packages/redis/package.json',
+  );
+
+  test('is tested on one exact node-redis, and takes the user’s own client (a peer)', () => {
+    expect(redis.devDependencies?.redis).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(redis.peerDependencies?.redis).toBeDefined();
+    expect(redis.dependencies?.redis).toBeUndefined();
   });
 });
 

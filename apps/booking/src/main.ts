@@ -3,6 +3,8 @@
  * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas;
  * BOOKING_STORE is the JSON file bookings are kept in (default: memory).
  */
+import { closeOnSignals } from '@parley/server';
+
 import { createBookingStore } from './bookingStore.ts';
 import { createBookingServer } from './bookingServer.ts';
 
@@ -25,5 +27,6 @@ if (process.argv.includes('--stdio')) {
     process.exit(1);
   });
   process.stderr.write(`booking: serving ${running.url}\n`);
-  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  // SIGTERM or SIGINT: drain (readiness 503, in-flight calls finish), then exit.
+  closeOnSignals(running);
 }

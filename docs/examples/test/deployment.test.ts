@@ -12,16 +12,20 @@ import { eras, textOf } from './support.ts';
 
 describe('HTTP on Node', () => {
   let running: RunningServer;
+  let forgetSignals = () => {};
   beforeAll(async () => {
     const original = console.error;
     console.error = () => {}; // the "Serving …" line
     try {
-      running = await serve(0);
+      ({ running, forgetSignals } = await serve(0));
     } finally {
       console.error = original;
     }
   });
-  afterAll(() => running?.close());
+  afterAll(() => {
+    forgetSignals();
+    return running?.close();
+  });
 
   test.each(eras)('one endpoint, %s era', async (era) => {
     await using client = new Client(running.url!, {

@@ -26,7 +26,7 @@ import {
 import { createBearerGate, protectedResourceMetadataPath } from './http/bearerAuth.ts';
 import { LOOPBACK_HOSTNAMES } from './http/hostCheck.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
-import { listenerLimits } from './http/limits.ts';
+import { endpointLimits, listenerLimits } from './http/limits.ts';
 import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
@@ -104,6 +104,8 @@ export class ParleyServer {
     };
     // A misconfigured http.auth fails here, not on the first request.
     if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
+    // …and so does a bad bound.
+    if (options.http !== undefined) endpointLimits(options.http);
     const warn = options.onWarning ?? defaultWarn;
     this.#lintSchema = createSchemaLinter(warn);
     const security = options.requestStateSecurity ?? {};

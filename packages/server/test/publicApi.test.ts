@@ -21,6 +21,7 @@ test('the public API is exactly this', () => {
     'ToolResult',
     'UnsupportedCapabilityError',
     'UrlElicitationRequiredError',
+    'closeOnSignals',
     'createMemoryEventStore',
     'createMemorySingleUseStore',
     'elicitRequest',

@@ -1,6 +1,6 @@
 /**
  * Remembers which tokens have been opened, so that a sealer configured with it opens each token
- * once. For several replicas the store must be shared (see the README's Redis sketch): claiming
+ * once. For several replicas the store must be shared (`createRedisReplayStore` of `@parley/redis`): claiming
  * has to be atomic across all of them.
  */
 export interface ReplayStore {

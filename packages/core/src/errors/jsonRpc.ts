@@ -52,6 +52,7 @@ const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
   unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
   url_elicitation_required: JSON_RPC_ERROR_CODES.urlElicitationRequired,
   session_closed: JSON_RPC_ERROR_CODES.internalError,
+  store_unavailable: JSON_RPC_ERROR_CODES.internalError,
   internal: JSON_RPC_ERROR_CODES.internalError,
 };
 
@@ -80,6 +81,8 @@ export function toJsonRpcError(
     return { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' };
   }
   const code = CODE_BY_PARLEY_CODE[error.code];
+  // Where a shared store lives (hosts, ports) is the operator's business, not the client's.
+  if (error.code === 'store_unavailable') return { code, message: 'Internal error' };
   if (error instanceof InvalidRequestStateError) {
     return {
       code,

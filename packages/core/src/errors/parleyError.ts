@@ -16,6 +16,7 @@ export type ParleyErrorCode =
   | 'unsupported_protocol_version'
   | 'url_elicitation_required'
   | 'session_closed'
+  | 'store_unavailable'
   | 'internal';
 
 /** Options every Parley error takes. */

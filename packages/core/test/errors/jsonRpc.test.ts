@@ -152,6 +152,11 @@ describe('toJsonRpcError', () => {
     });
     expect(toJsonRpcError('thrown string')).toEqual({ code: -32603, message: 'Internal error' });
   });
+
+  test('a shared store that is down is an internal error; where it lives stays on the server', () => {
+    const down = new ParleyError('store_unavailable', 'Redis at 10.0.0.5:6379 did not answer');
+    expect(toJsonRpcError(down)).toEqual({ code: -32603, message: 'Internal error' });
+  });
 });
 
 describe('fromJsonRpcError', () => {

@@ -12,6 +12,10 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
  * `getStreamIdForEventId` required, because without it an unknown `Last-Event-ID` cannot be
  * refused with a `400` before a stream is opened. Stores for several processes (Redis…)
  * implement exactly this.
+ *
+ * One store serves every session of a server: Parley hands it a session's streams as
+ * `<sessionId>/<streamId>`, so a store needs to know nothing about sessions, and an event id of
+ * one session never resumes another's stream.
  */
 
 /** Which stream an event belongs to: opaque, made by the server. */
@@ -136,6 +140,34 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
         if (!isPriming(event.message)) await send(event.id, event.message);
       }
       return last.streamId;
+    },
+  };
+}
+
+/**
+ * One session's view of the server's store, as that session's SDK transport needs it. The SDK
+ * names its streams per transport (every session's `GET` stream is `_GET_stream`), so the
+ * store keeps them as `<sessionId>/<streamId>`: one store serves every session, and an event id
+ * of one session finds nothing in another (a `400`, as for an id never issued).
+ */
+export function sessionEventStore(store: EventStore, sessionId: () => string): EventStore {
+  const qualified = (streamId: StreamId) => `${sessionId()}/${streamId}`;
+  const own = (streamId: StreamId | undefined): StreamId | undefined => {
+    const prefix = `${sessionId()}/`;
+    return streamId?.startsWith(prefix) === true ? streamId.slice(prefix.length) : undefined;
+  };
+  return {
+    storeEvent: (streamId, message) => store.storeEvent(qualified(streamId), message),
+    getStreamIdForEventId: async (eventId) => own(await store.getStreamIdForEventId(eventId)),
+    async replayEventsAfter(lastEventId, handlers) {
+      if (own(await store.getStreamIdForEventId(lastEventId)) === undefined) {
+        throw new RangeError(`event ${JSON.stringify(lastEventId)} is not of this session`);
+      }
+      const streamId = own(await store.replayEventsAfter(lastEventId, handlers));
+      if (streamId === undefined) {
+        throw new Error(`the event store replayed a stream of another session`);
+      }
+      return streamId;
     },
   };
 }

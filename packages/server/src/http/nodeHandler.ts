@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { readNodeBody } from './bodyReader.ts';
@@ -199,6 +198,8 @@ export function createNodeHandler(
 ): NodeHandler {
   const draining = options.draining ?? (() => false);
   const { maxBodyBytes } = endpoint.limits;
+  // Not a static import: the fetch handler's module graph (edge bundles) must name no `node:*`.
+  const { isUtf8 } = process.getBuiltinModule('node:buffer');
   return async (req, res, parsedBody) => {
     const gone = new ClientGone();
     res.once('close', () => {

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as NodeHttp from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import type { HttpEndpoint } from './httpEndpoint.ts';
@@ -37,6 +38,19 @@ export interface NodeListener {
   /** The endpoint's URL, e.g. `http://127.0.0.1:3001/mcp`. */
   url: string;
   close(options?: CloseOptions): Promise<void>;
+}
+
+/**
+ * `node:http` through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), not an import:
+ * bundlers for Workers and other edge runtimes follow the fetch handler's dynamic import of
+ * this module, and a static `node:*` import here would make every edge bundle need Node
+ * compatibility (workerd refuses to load it without `nodejs_compat`) for code it never runs.
+ */
+function createServer(
+  options: NodeHttp.ServerOptions,
+  listener: NodeHttp.RequestListener,
+): NodeHttp.Server {
+  return process.getBuiltinModule('node:http').createServer(options, listener);
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -140,6 +154,17 @@ export async function listenNode(
     (req: IncomingMessage, res: ServerResponse) => serve(req, res),
   );
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (refused.has(req.socket)) {
+      return json(
+        res,
+        503,
+        errorJson(
+          -32000,
+          'Service Unavailable: this server has as many connections as it may; try again',
+        ),
+        { 'retry-after': '1', connection: 'close' },
+      );
+    }
     const path = pathOf(req.url);
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
       return json(
@@ -157,17 +182,6 @@ export async function listenNode(
         draining ? 503 : 200,
         JSON.stringify({ status: draining ? 'draining' : 'ready' }),
         draining ? { connection: 'close' } : {},
-      );
-    }
-    if (refused.has(req.socket)) {
-      return json(
-        res,
-        503,
-        errorJson(
-          -32000,
-          'Service Unavailable: this server has as many connections as it may; try again',
-        ),
-        { 'retry-after': '1', connection: 'close' },
       );
     }
     if (path !== options.path && options.alsoServe?.includes(path) !== true) {
@@ -255,10 +269,7 @@ export async function listenNode(
     });
 
   let closing: Promise<void> | undefined;
-  const close = async ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}): Promise<void> => {
-    if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
-      throw new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`);
-    }
+  const close = async (graceMs: number): Promise<void> => {
     const started = Date.now();
     const deadline = started + graceMs;
     draining = true;
@@ -284,6 +295,14 @@ export async function listenNode(
 
   return {
     url: `http://${host}:${port}${options.path}`,
-    close: (closeOptions) => (closing ??= close(closeOptions)),
+    close: ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}) => {
+      if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+        return Promise.reject(
+          new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`),
+        );
+      }
+      closing ??= close(graceMs);
+      return closing;
+    },
   };
 }

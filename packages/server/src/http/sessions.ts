@@ -8,7 +8,7 @@ import type {
 import type { ServerRuntime } from '../runtime.ts';
 import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import type { CallTracker } from '../sdk/sessionServer.ts';
-import type { EventStore } from './eventStore.ts';
+import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
 import { errorReply, type Reply } from './wire.ts';
 
@@ -47,6 +47,8 @@ interface Session {
   detachedSince: number | undefined;
   calls: Set<Call>;
   closing: boolean;
+  /** Its view of the event store (`undefined`: streams are not resumable). */
+  events: EventStore | undefined;
 }
 
 export interface SessionsOptions {
@@ -122,9 +124,16 @@ export class HandshakeSessions {
         detachedSince: undefined,
         calls: new Set(),
         closing: false,
+        events: undefined,
       };
+      // Known before the transport issues it, so the event store's view can name it.
+      const sessionId = crypto.randomUUID();
+      session.events =
+        this.#eventStore === undefined
+          ? undefined
+          : sessionEventStore(this.#eventStore, () => sessionId);
       session.transport = new sdk.WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
+        sessionIdGenerator: () => sessionId,
         onsessioninitialized: (id) => {
           session.id = id;
           this.#sessions.set(id, session);
@@ -132,8 +141,8 @@ export class HandshakeSessions {
         },
         onsessionclosed: () => void this.#end(session, 'deleted'),
         maxRequestBodySize: this.#limits.maxBodyBytes,
-        ...(this.#eventStore !== undefined
-          ? { eventStore: this.#eventStore, retryInterval: this.#limits.sseRetryMs }
+        ...(session.events !== undefined
+          ? { eventStore: session.events, retryInterval: this.#limits.sseRetryMs }
           : {}),
       });
       session.server = buildSessionServer(this.#runtime, {
@@ -166,7 +175,7 @@ export class HandshakeSessions {
       return errorReply(404, -32001, 'Session not found');
     }
     session.lastSeen = this.#now();
-    const ofCall = request.method === 'POST' || (await this.#resumesCall(request));
+    const ofCall = request.method === 'POST' || (await this.#resumesCall(session, request));
     const response = await session.transport.handleRequest(request, {
       ...(parsedBody !== undefined ? { parsedBody } : {}),
       ...(authInfo !== undefined ? { authInfo } : {}),
@@ -178,14 +187,12 @@ export class HandshakeSessions {
    * Does this `GET` resume a call's stream (rather than open or resume the session's
    * notification stream, which says nothing about whether the client is still there)?
    */
-  async #resumesCall(request: Request): Promise<boolean> {
+  async #resumesCall(session: Session, request: Request): Promise<boolean> {
     const lastEventId = request.headers.get('last-event-id');
-    if (request.method !== 'GET' || lastEventId === null || this.#eventStore === undefined) {
+    if (request.method !== 'GET' || lastEventId === null || session.events === undefined) {
       return false;
     }
-    const streamId = await this.#eventStore
-      .getStreamIdForEventId(lastEventId)
-      .catch(() => undefined);
+    const streamId = await session.events.getStreamIdForEventId(lastEventId).catch(() => undefined);
     return streamId !== undefined && streamId !== STANDALONE_STREAM_ID;
   }
 

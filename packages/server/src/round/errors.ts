@@ -22,6 +22,7 @@ import {
  * | failure                                            | tool                     | prompt, resource |
  * | -------------------------------------------------- | ------------------------ | ---------------- |
  * | protocol-level Parley error (era, answer, state)   | JSON-RPC error           | JSON-RPC error   |
+ * | a shared store is down (`store_unavailable`)       | `-32603`                 | `-32603`         |
  * | URL elicitation required, handshake era            | `-32042`                 | `-32042`         |
  * | missing client capability, modern era              | `-32021`                 | `-32021`         |
  * | missing client capability, handshake era           | `isError` result         | `-32603`         |
@@ -94,6 +95,8 @@ function isProtocolLevel(error: unknown): error is ParleyError {
     // A request to the client abandoned because its session went away (or the server drains):
     // the client is told as a JSON-RPC error, so it fails fast and may retry elsewhere.
     error instanceof SessionClosedError ||
+    // No model can fix an outage by calling again, and where the store lives stays on the server.
+    (error instanceof ParleyError && error.code === 'store_unavailable') ||
     // Handshake era: `-32042`, which the client answers by sending the user to the pages (on
     // the modern era the round turns it into URL asks first: see `urlElicitation.ts`).
     error instanceof UrlElicitationRequiredError

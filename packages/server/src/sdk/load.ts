@@ -4,7 +4,7 @@
  * the modern protocol never loads it, and starts in a fraction of the time.
  */
 
-import type * as SdkModule from '@modelcontextprotocol/server';
+import type * as SdkModule from './sdkModule.ts';
 
 import type * as SessionServerModule from './sessionServer.ts';
 
@@ -15,7 +15,7 @@ let sdk: Promise<Sdk> | undefined;
 let sessions: Promise<SessionModule> | undefined;
 
 export function loadSdk(): Promise<Sdk> {
-  sdk ??= import('@modelcontextprotocol/server');
+  sdk ??= import('./sdkModule.ts');
   return sdk;
 }
 

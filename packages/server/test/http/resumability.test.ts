@@ -168,6 +168,41 @@ describe('resumable handshake-era streams', () => {
     });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { code: number } }).error.code).toBe(-32000);
+
+    // One store serves every session, yet an event id resumes only its own session's stream.
+    const primingId = /^id: (\S+)/.exec(priming as string)?.[1] as string;
+    const other = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'other', version: '1' },
+        },
+      }),
+    });
+    await other.text();
+    const resume = (sessionId: string) =>
+      fetch(url, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': primingId,
+        },
+      });
+    const elsewhere = await resume(other.headers.get('mcp-session-id') as string);
+    expect(elsewhere.status).toBe(400);
+    await elsewhere.text();
+    const own = await resume(session);
+    expect(own.status).toBe(200);
+    const replayed = own.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    expect(new TextDecoder().decode((await replayed.read()).value)).toContain('elicitation/create');
+    await replayed.cancel();
   });
 
   test('ctx.elicit survives a stream that drops while the user is answering: the client resumes and gets the result', async () => {
@@ -270,12 +305,15 @@ describe('resumable handshake-era streams', () => {
       replayEventsAfter: (id, handlers) => memory.replayEventsAfter(id, handlers),
     };
     const url = await start({ eventStore: counting });
-    const { client } = await clientOf(url, fetch, answers);
+    const { client, transport } = await clientOf(url, fetch, answers);
     expect(textOf(await client.callTool({ name: 'book', arguments: {} }))).toBe(
       'Booked Lisbon on 2026-09-01',
     );
     // the priming event, two questions, the result
     expect(stored.length).toBeGreaterThanOrEqual(4);
+    // …each on a stream the store knows by its session: `<sessionId>/<the SDK's stream id>`.
+    const sessionId = (transport as StreamableHTTPClientTransport).sessionId as string;
+    expect(stored.every((streamId) => streamId.startsWith(`${sessionId}/`))).toBe(true);
     await client.close();
     await running?.close({ graceMs: 0 });
 

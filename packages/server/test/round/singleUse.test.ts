@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
+import { ParleyError } from '@parley/core';
+
 import { createMemorySingleUseStore, type SingleUseStore } from '../../src/index.ts';
 import { createRoundServer } from '../fixtures/roundServer.ts';
 import { rawModernCall } from '../helpers/rawModern.ts';
@@ -172,6 +174,26 @@ describe('the memory single-use store', () => {
       requestState: state,
     });
     expect(response.body.error?.code).toBe(-32603);
+    expect(seen).toEqual({});
+  });
+
+  test('a store that reports itself unavailable is -32603 for a tool too, its message kept for onError', async () => {
+    const down: SingleUseStore = {
+      begin: async () => {
+        throw new ParleyError('store_unavailable', 'Redis at 10.0.0.5:6379 did not answer');
+      },
+      finish: async () => {},
+      release: async () => {},
+    };
+    const { server, seen, errors } = singleUseServer(down);
+    const state = await askedState(server, 'pick');
+    const response = await rawModernCall(server, {
+      name: 'pick',
+      inputResponses: { number: accept({ value: 3 }) },
+      requestState: state,
+    });
+    expect(response.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(String(errors.at(-1))).toContain('10.0.0.5:6379');
     expect(seen).toEqual({});
   });
 });

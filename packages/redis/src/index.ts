@@ -1,0 +1,13 @@
+/**
+ * The public API of @parley/redis. Everything exported here is public and versioned: add to it
+ * deliberately, with a changeset.
+ */
+
+export { createRedisSingleUseStore } from './singleUseStore.ts';
+export type { RedisSingleUseStoreOptions } from './singleUseStore.ts';
+export { createRedisReplayStore } from './replayStore.ts';
+export type { RedisReplayStoreOptions } from './replayStore.ts';
+export { createRedisEventStore } from './eventStore.ts';
+export type { RedisEventStoreOptions } from './eventStore.ts';
+export { RedisStoreError } from './redisStoreError.ts';
+export type { RedisClient, RedisStoreOptions } from './redisClient.ts';

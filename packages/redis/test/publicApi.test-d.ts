@@ -1,0 +1,23 @@
+import type { EventStore, SingleUseStore } from '@parley/server';
+import type { ReplayStore } from '@parley/state-sealing';
+import { createClient } from 'redis';
+import { expectTypeOf, test } from 'vitest';
+
+import {
+  createRedisEventStore,
+  createRedisReplayStore,
+  createRedisSingleUseStore,
+  type RedisClient,
+} from '../src/index.ts';
+
+test('a node-redis client is a RedisClient, with or without modules and RESP3', () => {
+  expectTypeOf(createClient()).toExtend<RedisClient>();
+  expectTypeOf(createClient({ RESP: 3 })).toExtend<RedisClient>();
+});
+
+test('the stores are the interfaces Parley takes', () => {
+  const client = createClient();
+  expectTypeOf(createRedisSingleUseStore(client)).toEqualTypeOf<SingleUseStore>();
+  expectTypeOf(createRedisReplayStore(client)).toEqualTypeOf<ReplayStore>();
+  expectTypeOf(createRedisEventStore(client)).toEqualTypeOf<EventStore>();
+});
