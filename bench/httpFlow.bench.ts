@@ -215,9 +215,11 @@ function category(node: ProfileNode): string {
     return 'idle / runtime';
   if (url.includes('/state-sealing/')) return 'Parley: sealing';
   if (url.includes('/packages/server/') || url.includes('@parley/server'))
+    // The built chunks: `nodeHandler-*` bundles the node:http adapter with the endpoint and the
+    // modern dispatcher; `runtime-*` holds the round pipeline.
     return url.includes('nodeHandler') || url.includes('nodeListener')
-      ? 'Parley: node:http adaptation'
-      : 'Parley: endpoint, dispatch, round';
+      ? 'Parley: node:http, endpoint, modern dispatcher'
+      : 'Parley: round pipeline, context, answers';
   if (url.includes('/packages/') || url.includes('@parley/'))
     return 'Parley: schema, core, middleware';
   if (url.includes('zod')) return 'zod';
