@@ -69,21 +69,49 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The parts of a tool's target that do not depend on the request. */
+type ToolParts = Pick<
+  RoundTarget,
+  'target' | 'info' | 'check' | 'run' | 'normalise' | 'declaredAsks' | 'options' | 'tool'
+>;
+
+/** Made once per tool, not per round: the same closures and records serve every call. */
+const toolParts = new WeakMap<ToolDefinition, ToolParts>();
+
+function partsOf(tool: ToolDefinition): ToolParts {
+  let parts = toolParts.get(tool);
+  if (parts === undefined) {
+    const hasOutputSchema = tool.options.outputSchema !== undefined;
+    parts = {
+      target: { kind: 'tool', name: tool.name },
+      info: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+      check: async (value) =>
+        tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
+      run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
+      normalise: (value) => toToolResult(value, hasOutputSchema),
+      declaredAsks: tool.declaredAsks,
+      options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },
+      tool,
+    };
+    toolParts.set(tool, parts);
+  }
+  return parts;
+}
+
 function toolTarget(tool: ToolDefinition, params: Record<string, unknown>): RoundTarget {
-  const hasOutputSchema = tool.options.outputSchema !== undefined;
+  const parts = partsOf(tool);
   const args = params.arguments;
   return {
-    target: { kind: 'tool', name: tool.name },
-    info: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+    target: parts.target,
+    info: parts.info,
     middlewareParams: { name: tool.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: args ?? {},
-    check: async (value) =>
-      tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
-    run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
-    normalise: (value) => toToolResult(value, hasOutputSchema),
-    declaredAsks: tool.declaredAsks,
-    options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },
+    check: parts.check,
+    run: parts.run,
+    normalise: parts.normalise,
+    declaredAsks: parts.declaredAsks,
+    options: parts.options,
     tool,
   };
 }
