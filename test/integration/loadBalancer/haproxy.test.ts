@@ -1,13 +1,22 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { nodeArgs, repoRoot } from '../../../scripts/apps.mjs';
+import { repoRoot } from '../../../scripts/apps.mjs';
 import {
   findRedisServer,
   startRedisServer,
@@ -21,6 +30,9 @@ import {
  * and handshake-era flows (sticky on Mcp-Session-Id) run, the fleet is restarted gracefully three
  * times, one replica at a time, rotating the ring [old] → [old,new] → [new,old] → [new]. Then a
  * token spent on one replica is refused on another, and one replica is killed with SIGKILL.
+ *
+ * LB_TRACE=1 prints the test's steps and keeps HAProxy's request log and server state changes
+ * in the temporary directory (parley-lb-haproxy.log, parley-lb-haproxy.err).
  */
 
 function findHaproxy(): string | undefined {
@@ -63,9 +75,17 @@ async function freePort(): Promise<number> {
 }
 
 /** The guide's configuration, on this run's ports, plus a probe of how many replicas are up. */
-function configFor(front: number, probe: number, replicas: number[]): string {
+function configFor(front: number, probe: number, replicas: number[], log: boolean): string {
   let config = readFileSync(`${repoRoot}docs/examples/${'deployment/haproxy.cfg'}`, 'utf8');
-  config = config.replace('bind 127.0.0.1:8080', `bind 127.0.0.1:${front}`);
+  config = config.replace(
+    'bind 127.0.0.1:8080',
+    `bind 127.0.0.1:${front}` +
+      (log
+        ? '\n    log stdout format raw local0' +
+          '\n    http-request capture req.hdr(mcp-session-id) len 64' +
+          '\n    log-format "%t %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %tsc retries=%rc %{+Q}r session=%[capture.req.hdr(0)]"'
+        : ''),
+  );
   replicas.forEach((port, i) => {
     config = config.replace(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`);
   });
@@ -99,8 +119,8 @@ const figures: Figures = {
 };
 let phase = 'start';
 const t0 = Date.now();
-const trace = (line: string) =>
-  process.env.LB_TRACE === '1' && console.error(`[lb +${Date.now() - t0} ms] ${line}`);
+const tracing = process.env.LB_TRACE === '1';
+const trace = (line: string) => tracing && console.error(`[lb +${Date.now() - t0} ms] ${line}`);
 
 /** fetch, counting every request and every failure: a transport error or a 5xx. */
 async function counted(input: string | URL | Request, init?: RequestInit): Promise<Response> {
@@ -108,7 +128,10 @@ async function counted(input: string | URL | Request, init?: RequestInit): Promi
   try {
     const response = await fetch(input, init);
     if (response.status >= 500) {
-      figures.failedRequests.push({ what: `HTTP ${response.status}`, phase });
+      // Parley's 503s carry a JSON-RPC error, HAProxy's own an HTML page: the body says whose.
+      const body = (await response.clone().text()).slice(0, 200);
+      figures.failedRequests.push({ what: `HTTP ${response.status}: ${body}`, phase });
+      trace(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
     }
     return response;
   } catch (error) {
@@ -245,6 +268,30 @@ async function handshakeFlow(url: string): Promise<string> {
   }
 }
 
+/**
+ * apps/booking bundled once (its workspace packages from source), so a replica starts in
+ * node's time, not tsx's: a restart is then a drain and a start-up, as in production.
+ */
+async function bundleBooking(outdir: string): Promise<string> {
+  await build({
+    entryPoints: { main: `${repoRoot}apps/booking/src/main.ts` },
+    outdir,
+    bundle: true,
+    // The SDK stays a lazy chunk, loaded with the first handshake-era session.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    conditions: ['@parley/source'],
+    // CommonJS dependencies inside an ES module bundle still call require().
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'silent',
+  });
+  return join(outdir, 'main.js');
+}
+
 describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-lb-'));
   let redis: RedisServer;
@@ -256,9 +303,10 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   const rings: string[] = [];
   /** How long each graceful close took, SIGTERM to exit. */
   const drains: number[] = [];
+  let bookingMain: string;
 
   async function startReplica(i: number, ring: string): Promise<void> {
-    const child = spawn(process.execPath, nodeArgs('apps/booking/src/main.ts'), {
+    const child = spawn(process.execPath, [bookingMain], {
       env: {
         ...process.env,
         BOOKING_PORT: String(ports[i]),
@@ -308,15 +356,24 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   }
 
   beforeAll(async () => {
-    redis = await startRedisServer(redisBinary!);
+    [redis, bookingMain] = await Promise.all([
+      startRedisServer(redisBinary!),
+      bundleBooking(join(dir, 'booking')),
+    ]);
     for (let i = 0; i < 3; i++) ports.push(await freePort());
     const frontPort = await freePort();
     probe = await freePort();
     front = `http://127.0.0.1:${frontPort}/mcp`;
     await Promise.all([0, 1, 2].map((i) => startReplica(i, OLD)));
     const config = join(dir, 'haproxy.cfg');
-    writeFileSync(config, configFor(frontPort, probe, ports));
-    haproxy = spawn(haproxyBinary!, ['-db', '-f', config], { stdio: 'ignore' });
+    writeFileSync(config, configFor(frontPort, probe, ports, tracing));
+    // With LB_TRACE=1, HAProxy's request log and its server state changes are kept.
+    const log = (name: string) => openSync(join(tmpdir(), name), 'w');
+    haproxy = spawn(haproxyBinary!, ['-db', '-f', config], {
+      stdio: tracing
+        ? ['ignore', log('parley-lb-haproxy.log'), log('parley-lb-haproxy.err')]
+        : 'ignore',
+    });
     await upInHaproxy(3);
   }, 60_000);
 
