@@ -180,7 +180,11 @@ export class HandshakeSessions {
       ...(parsedBody !== undefined ? { parsedBody } : {}),
       ...(authInfo !== undefined ? { authInfo } : {}),
     });
-    return ofCall ? this.#follow(session, response) : response;
+    if (ofCall) return this.#follow(session, response);
+    // A notification stream (re)opened while the server drains would hold the drain open for
+    // the whole grace: it ends at once, as `drain()` ended the ones open then.
+    if (this.#draining && request.method === 'GET') session.transport.closeStandaloneSSEStream();
+    return response;
   }
 
   /**

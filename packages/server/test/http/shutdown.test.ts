@@ -133,6 +133,33 @@ describe('close({ graceMs })', () => {
     await client.close().catch(() => {});
   });
 
+  test('a session notification stream opened during the drain ends at once, not at the end of grace', async () => {
+    const { running, url } = await start();
+    expect((await readiness(url)).status).toBe(200); // a load balancer is watching
+    const client = new Client({ name: 'listening', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    await transport.close(); // its GET stream goes; the session stays
+    await sleep(50);
+    const started = Date.now();
+    const closed = running.close({ graceMs: 10_000 });
+    expect((await readiness(url)).status).toBe(503);
+    // The client reconnects its GET stream while the balancer has not yet stopped sending.
+    const stream = await fetch(url, {
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('connection')).toBe('close');
+    await stream.text(); // ends
+    await closed;
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   test('whatever is still running when the grace is up is closed', async () => {
     const { running, url } = await start();
     const stuck = modernCall(url, 'forever').then(
