@@ -1,119 +1,15 @@
 /**
- * One benchmark contender as its own process, so its CPU can be measured apart from the load
- * generator: `bare` (a node:http JSON responder, the ceiling), `sdk` (the raw MCP SDK v2
- * `createMcpHandler` serving the booking flow) or `parley` (ParleyServer serving the same flow).
- * Prints its URL; answers an IPC `cpu` message with its CPU time so far.
+ * One benchmark contender (see `contenders.ts`) as its own process, so its CPU and memory are
+ * measured apart from the load generator. Prints its URL over IPC; answers `cpu` (CPU time so
+ * far), `memory` (heap and RSS after a full GC, which needs `--expose-gc`), `profile-start` and
+ * `profile-stop` (a CPU profile of just the measured window, written to the given file), `exit`.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import {
-  McpServer,
-  acceptedContent,
-  createMcpHandler,
-  createRequestStateCodec,
-  inputRequired as sdkInputRequired,
-} from '@modelcontextprotocol/server';
-import { ParleyServer, elicitRequest, inputRequired } from '@parley/server';
-import * as z from 'zod';
-
-const KEY = 'bench-state-key-'.repeat(2);
-const destinationSchema = z.object({ destination: z.string() });
-const dateSchema = z.object({ date: z.string() });
-
-function bare(): RequestListener {
-  return (req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const message = JSON.parse(body) as {
-        id: unknown;
-        params?: { inputResponses?: Record<string, unknown>; requestState?: string };
-      };
-      const params = message.params ?? {};
-      const result =
-        params.inputResponses === undefined
-          ? { resultType: 'input_required', inputRequests: { destination: {} }, requestState: 'r1' }
-          : params.requestState === 'r1'
-            ? { resultType: 'input_required', inputRequests: { date: {} }, requestState: 'r2' }
-            : { resultType: 'complete', content: [{ type: 'text', text: 'Booked' }] };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-    });
-  };
-}
-
-function sdk(): RequestListener {
-  const codec = createRequestStateCodec<{ destination: string }>({ key: KEY });
-  const build = () => {
-    const server = new McpServer(
-      { name: 'booking', version: '1.0.0' },
-      { requestState: { verify: codec.verify } },
-    );
-    server.registerTool('book_flight', { inputSchema: z.object({}) }, async (_args, ctx) => {
-      const state = ctx.mcpReq.requestState<{ destination: string }>();
-      if (state === undefined) {
-        const where = acceptedContent(ctx.mcpReq.inputResponses, 'destination', destinationSchema);
-        if (where === undefined) {
-          return sdkInputRequired({
-            inputRequests: {
-              destination: sdkInputRequired.elicit({
-                message: 'Where would you like to fly?',
-                requestedSchema: destinationSchema,
-              }),
-            },
-          });
-        }
-        return sdkInputRequired({
-          inputRequests: {
-            date: sdkInputRequired.elicit({
-              message: `When would you like to fly to ${where.destination}?`,
-              requestedSchema: dateSchema,
-            }),
-          },
-          requestState: await codec.mint({ destination: where.destination }),
-        });
-      }
-      const when = acceptedContent(ctx.mcpReq.inputResponses, 'date', dateSchema);
-      return {
-        content: [
-          { type: 'text', text: `Booked a flight to ${state.destination} on ${when?.date}` },
-        ],
-      };
-    });
-    return server;
-  };
-  return toNodeHandler(createMcpHandler(build, { legacy: 'reject' })) as RequestListener;
-}
-
-function parley(): ParleyServer {
-  const mcp = new ParleyServer({
-    name: 'booking',
-    requestStateSecurity: { keys: [KEY] },
-    onWarning: () => {},
-  });
-  const askDestination = elicitRequest('Where would you like to fly?', destinationSchema);
-  mcp.tool('book_flight', (_args, ctx) => {
-    if (ctx.requestState === null) {
-      const where = ctx.answer('destination', askDestination);
-      if (where === undefined || where.action !== 'accept')
-        return inputRequired({ inputRequests: { destination: askDestination } });
-      return inputRequired({
-        inputRequests: {
-          date: elicitRequest(
-            `When would you like to fly to ${where.data.destination}?`,
-            dateSchema,
-          ),
-        },
-        requestState: where.data.destination,
-      });
-    }
-    const when = ctx.answer('date', dateSchema);
-    return `Booked a flight to ${ctx.requestState} on ${when?.action === 'accept' ? when.data.date : '?'}`;
-  });
-  return mcp;
-}
+import { bare, limit, parley, sdk, sdkSessions } from './contenders.ts';
 
 async function listen(listener: RequestListener): Promise<string> {
   const server = createServer(listener);
@@ -123,14 +19,35 @@ async function listen(listener: RequestListener): Promise<string> {
 }
 
 const kind = process.argv[2];
+const listeners: Record<string, () => RequestListener> = { bare, limit, sdk, sdkSessions };
 const url =
-  kind === 'bare'
-    ? await listen(bare())
-    : kind === 'sdk'
-      ? await listen(sdk())
-      : ((await parley().run({ transport: 'http', port: 0 })).url as string);
-process.on('message', (message) => {
-  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-  if (message === 'exit') process.exit(0);
+  kind === 'parley'
+    ? ((await parley().run({ transport: 'http', port: 0, maxSessions: 100_000 })).url as string)
+    : await listen((listeners[kind as string] as () => RequestListener)());
+
+let inspector: Session | undefined;
+process.on('message', (message: string | { profile: string }) => {
+  void (async () => {
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'memory') {
+      for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
+      const { heapUsed, rss } = process.memoryUsage();
+      process.send?.({ memory: { heapUsed, rss } });
+    }
+    if (message === 'profile-start') {
+      inspector = new Session();
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+      process.send?.({ profiling: true });
+    }
+    if (typeof message === 'object' && 'profile' in message && inspector !== undefined) {
+      const { profile } = await inspector.post('Profiler.stop');
+      writeFileSync(message.profile, JSON.stringify(profile));
+      inspector.disconnect();
+      process.send?.({ profiled: message.profile });
+    }
+    if (message === 'exit') process.exit(0);
+  })();
 });
 process.send?.({ url });

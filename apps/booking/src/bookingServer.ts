@@ -1,5 +1,10 @@
 import { LoggingMiddleware, TimingMiddleware } from '@parley/middleware';
-import { ParleyServer, elicitRequest, type ParleyServerOptions } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  type ParleyServerOptions,
+  type SingleUseStore,
+} from '@parley/server';
 import * as z from 'zod';
 
 import { createBookingStore, type BookingStore } from './bookingStore.ts';
@@ -19,6 +24,11 @@ export interface BookingServerOptions {
   store?: BookingStore;
   /** A shared key ring, so several replicas can serve the rounds of one flow. */
   keys?: string[];
+  /**
+   * Single use of `requestState` (a store every replica shares, such as Redis), with its
+   * replay window and round lease.
+   */
+  singleUse?: { store: SingleUseStore; replayWindowMs?: number; roundLeaseMs?: number };
   /** Middleware output (one line per round); default stderr. */
   log?: (line: string) => void;
   serverOptions?: Partial<ParleyServerOptions>;
@@ -68,9 +78,20 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     instructions: 'Books flights and plans small things, asking the user for what it needs.',
     // For clients that cannot ask the user: the declared asks become optional arguments.
     askFallback: 'arguments',
-    ...(options.keys !== undefined && options.keys.length > 0
-      ? { requestStateSecurity: { keys: options.keys } }
-      : {}),
+    requestStateSecurity: {
+      ...(options.keys !== undefined && options.keys.length > 0 ? { keys: options.keys } : {}),
+      ...(options.singleUse !== undefined
+        ? {
+            singleUse: options.singleUse.store,
+            ...(options.singleUse.replayWindowMs !== undefined
+              ? { replayWindowMs: options.singleUse.replayWindowMs }
+              : {}),
+            ...(options.singleUse.roundLeaseMs !== undefined
+              ? { roundLeaseMs: options.singleUse.roundLeaseMs }
+              : {}),
+          }
+        : {}),
+    },
     ...options.serverOptions,
   });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

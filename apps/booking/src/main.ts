@@ -1,17 +1,38 @@
 /**
  * Run the booking server: over HTTP on 127.0.0.1 (port from BOOKING_PORT, default 3001), or over
  * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas;
- * BOOKING_STORE is the JSON file bookings are kept in (default: memory).
+ * BOOKING_STORE is the JSON file bookings are kept in (default: memory). With REDIS_URL, the
+ * replicas share a Redis: single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS) and the
+ * event store of handshake-era streams.
  */
+import { closeOnSignals } from '@parley/server';
+
 import { createBookingStore } from './bookingStore.ts';
 import { createBookingServer } from './bookingServer.ts';
+import { connectRedis } from './redis.ts';
 
 const keys = process.env.REQUEST_STATE_KEY?.split(',')
   .map((key) => key.trim())
   .filter(Boolean);
+const redis =
+  process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== ''
+    ? await connectRedis(process.env.REDIS_URL)
+    : undefined;
+const milliseconds = (name: string) =>
+  process.env[name] === undefined ? undefined : Number(process.env[name]);
 const server = createBookingServer({
   store: createBookingStore(process.env.BOOKING_STORE),
   ...(keys !== undefined ? { keys } : {}),
+  ...(redis !== undefined
+    ? {
+        singleUse: {
+          store: redis.singleUse,
+          replayWindowMs: milliseconds('REPLAY_WINDOW_MS'),
+          roundLeaseMs: milliseconds('ROUND_LEASE_MS'),
+        },
+        serverOptions: { http: { eventStore: redis.eventStore } },
+      }
+    : {}),
 });
 
 if (process.argv.includes('--stdio')) {
@@ -25,5 +46,6 @@ if (process.argv.includes('--stdio')) {
     process.exit(1);
   });
   process.stderr.write(`booking: serving ${running.url}\n`);
-  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  // SIGTERM or SIGINT: drain (readiness 503, in-flight calls finish), then exit.
+  closeOnSignals(running);
 }

@@ -2,6 +2,8 @@
  * Run the dual-era server: over HTTP on 127.0.0.1 (port from DUAL_ERA_PORT, default 3003), or
  * over stdio with `--stdio`.
  */
+import { closeOnSignals } from '@parley/server';
+
 import { createDualEraServer } from './dualEraServer.ts';
 
 const server = createDualEraServer();
@@ -16,5 +18,6 @@ if (process.argv.includes('--stdio')) {
     process.exit(1);
   });
   process.stderr.write(`dual-era: serving ${running.url}\n`);
-  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  // SIGTERM or SIGINT: drain (readiness 503, in-flight calls finish), then exit.
+  closeOnSignals(running);
 }

@@ -1,10 +1,10 @@
-import type { RunningServer } from '@parley/server';
+import { closeOnSignals, type RunningServer } from '@parley/server';
 
 import { createServer } from '../elicitation/dualEra.ts';
 
 export async function serve(
   port = Number(process.env.PORT ?? 3000),
-): Promise<RunningServer> {
+): Promise<{ running: RunningServer; forgetSignals: () => void }> {
   // #region http
   const mcp = createServer();
   const running = await mcp.run({
@@ -15,9 +15,11 @@ export async function serve(
     sessionIdleTimeoutMs: 30 * 60_000, // handshake-era sessions (ctx.elicit over HTTP)
   });
   console.error(`Serving ${running.url}`);
-  process.once('SIGTERM', () => void running.close());
+  // SIGTERM/SIGINT: /ready turns 503, in-flight calls finish, then the process exits.
+  // (It returns a function that removes the handlers again.)
+  const forgetSignals = closeOnSignals(running, { graceMs: 10_000 });
   // #endregion http
-  return running;
+  return { running, forgetSignals };
 }
 
 export async function serveEverywhere(): Promise<RunningServer> {

@@ -5,6 +5,7 @@ import type { RunningServer } from '@parley/server';
 import { generateKey } from '@parley/state-sealing';
 
 import { createHandler, verifyToken } from '../deployment/authenticated.ts';
+import * as hono from '../deployment/hono.ts';
 import { serve } from '../deployment/http.ts';
 import worker from '../deployment/worker.ts';
 import * as bookFlight from '../elicitation/bookFlight.ts';
@@ -12,16 +13,20 @@ import { eras, textOf } from './support.ts';
 
 describe('HTTP on Node', () => {
   let running: RunningServer;
+  let forgetSignals = () => {};
   beforeAll(async () => {
     const original = console.error;
     console.error = () => {}; // the "Serving …" line
     try {
-      running = await serve(0);
+      ({ running, forgetSignals } = await serve(0));
     } finally {
       console.error = original;
     }
   });
-  afterAll(() => running?.close());
+  afterAll(() => {
+    forgetSignals();
+    return running?.close();
+  });
 
   test.each(eras)('one endpoint, %s era', async (era) => {
     await using client = new Client(running.url!, {
@@ -31,6 +36,45 @@ describe('HTTP on Node', () => {
     await client.connect();
     expect(client.era).toBe(era);
     expect(textOf(await client.callTool('book_table'))).toBe('Table for 4');
+  });
+});
+
+describe('inside a Hono app, through fetch', () => {
+  let listening: Awaited<ReturnType<typeof hono.listen>>;
+  beforeAll(async () => {
+    const original = console.error;
+    console.error = () => {}; // the "Serving …" line
+    try {
+      listening = await hono.listen(0);
+    } finally {
+      console.error = original;
+    }
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        (
+          listening.server as { closeAllConnections?: () => void }
+        ).closeAllConnections?.();
+        listening.server.close(() => resolve());
+      }),
+  );
+
+  test.each(eras)('%s era, over a real socket', async (era) => {
+    await using client = new Client(listening.url, {
+      mode: era,
+      elicitationHandler: () => 2,
+    });
+    await client.connect();
+    expect(client.era).toBe(era);
+    expect(textOf(await client.callTool('book_table'))).toBe('Table for 2');
+  });
+
+  test('the app’s other routes stay the app’s', async () => {
+    const response = await hono.app.fetch(
+      new Request('http://127.0.0.1/health'),
+    );
+    expect(await response.text()).toBe('ok');
   });
 });
 

@@ -25,6 +25,7 @@ test('the public API is exactly this', () => {
       'RELATED_TASK_META_KEY',
       'RoundsExceededError',
       'SUPPORTED_PROTOCOL_VERSIONS',
+      'SessionClosedError',
       'TASKS_EXTENSION',
       'TASK_STATUSES',
       'TaskCancelledError',

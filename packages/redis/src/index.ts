@@ -8,7 +8,7 @@ export type { RedisSingleUseStoreOptions } from './singleUseStore.ts';
 export { createRedisReplayStore } from './replayStore.ts';
 export type { RedisReplayStoreOptions } from './replayStore.ts';
 export { createRedisEventStore } from './eventStore.ts';
-export type { RedisEventStore, RedisEventStoreOptions } from './eventStore.ts';
+export type { RedisEventStoreOptions } from './eventStore.ts';
 export { createRedisTaskStore } from './taskStore.ts';
 export type { RedisSubscriber, RedisTaskStoreOptions } from './taskStore.ts';
 export { RedisStoreError } from './redisStoreError.ts';

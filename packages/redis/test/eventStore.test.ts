@@ -1,5 +1,8 @@
-import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { EventStore } from '@parley/server';
+import { ParleyServer } from '@parley/server';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import * as z from 'zod';
 
 import { RedisStoreError, createRedisEventStore } from '../src/index.ts';
 import { startRedis, type RedisProcess } from './helpers/redisServer.ts';
@@ -31,13 +34,13 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
 
   test('what one process stored, another replays: every event after the last one seen, in order', async () => {
     // Two connections, as two processes sharing the Redis would have.
-    const writer = createRedisEventStore(await redis.client()).forSession('session-1');
-    const reader = createRedisEventStore(await redis.client()).forSession('session-1');
+    const writer = createRedisEventStore(await redis.client());
+    const reader = createRedisEventStore(await redis.client());
     const ids: string[] = [];
     for (let n = 0; n < 250; n++) ids.push(await writer.storeEvent('stream-a', notification(n)));
     await writer.storeEvent('stream-b', notification(999));
 
-    expect(await reader.getStreamIdForEventId!(ids[9]!)).toBe('stream-a');
+    expect(await reader.getStreamIdForEventId(ids[9]!)).toBe('stream-a');
     const { streamId, sent } = await replay(reader, ids[9]!);
     expect(streamId).toBe('stream-a');
     expect(sent.map(([id]) => id)).toEqual(ids.slice(10));
@@ -48,23 +51,27 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
   });
 
   test('the priming event (an empty message) is stored, resumable from, and never replayed', async () => {
-    const store = createRedisEventStore(await redis.client()).forSession('primed');
+    const store = createRedisEventStore(await redis.client(), { prefix: 'primed:' });
     const priming = await store.storeEvent('stream', {} as JSONRPCMessage);
     const first = await store.storeEvent('stream', notification(1));
-    expect(await store.getStreamIdForEventId!(priming)).toBe('stream');
+    expect(await store.getStreamIdForEventId(priming)).toBe('stream');
     expect((await replay(store, priming)).sent).toEqual([[first, notification(1)]]);
   });
 
-  test('sessions do not see each other’s streams, even under the same stream id', async () => {
-    const events = createRedisEventStore(await redis.client());
-    const mine = events.forSession('mine');
-    const theirs = events.forSession('theirs');
-    const first = await mine.storeEvent('_GET_stream', notification(1));
-    await mine.storeEvent('_GET_stream', notification(2));
-    await theirs.storeEvent('_GET_stream', notification(3));
-    expect(await theirs.getStreamIdForEventId!(first)).toBeUndefined();
-    await expect(replay(theirs, first)).rejects.toThrow(/is not stored/);
-    expect((await replay(mine, first)).sent.map(([, m]) => m)).toEqual([notification(2)]);
+  test('streams do not see each other’s events, even where one stream id ends like another', async () => {
+    const events = createRedisEventStore(await redis.client(), { prefix: 'apart:' });
+    // Parley names a session's streams `<sessionId>/<streamId>`.
+    const first = await events.storeEvent('mine/_GET_stream', notification(1));
+    await events.storeEvent('mine/_GET_stream', notification(2));
+    await events.storeEvent('theirs/_GET_stream', notification(3));
+    const theirs = await events.storeEvent('theirs/_GET_stream', notification(4));
+    expect(await events.getStreamIdForEventId(first)).toBe('mine/_GET_stream');
+    expect(await events.getStreamIdForEventId(theirs)).toBe('theirs/_GET_stream');
+    expect((await replay(events, first)).sent.map(([, m]) => m)).toEqual([notification(2)]);
+    // The entry of one stream, named as another's, is not found.
+    const entry = first.slice(first.lastIndexOf('/') + 1);
+    expect(await events.getStreamIdForEventId(`theirs/_GET_stream/${entry}`)).toBeUndefined();
+    await expect(replay(events, `theirs/_GET_stream/${entry}`)).rejects.toThrow(/is not stored/);
   });
 
   test('an unknown, malformed, trimmed or expired event id finds nothing', async () => {
@@ -73,28 +80,97 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
       prefix: 'small:',
       maxEventsPerStream: 10,
       ttlMs: 200,
-    }).forSession('s');
-    expect(await store.getStreamIdForEventId!('garbage')).toBeUndefined();
-    expect(await store.getStreamIdForEventId!('stream/1-0')).toBeUndefined();
+    });
+    expect(await store.getStreamIdForEventId('garbage')).toBeUndefined();
+    expect(await store.getStreamIdForEventId('stream/1-0')).toBeUndefined();
     const oldest = await store.storeEvent('stream', notification(0));
     for (let n = 1; n < 500; n++) await store.storeEvent('stream', notification(n));
     // Trimmed: replaying after it would skip what was dropped, so it is refused.
-    expect(await store.getStreamIdForEventId!(oldest)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(oldest)).toBeUndefined();
     const latest = await store.storeEvent('stream', notification(500));
-    expect(
-      Number(await client.sendCommand(['PTTL', 'small:events:{s}:stream'])),
-    ).toBeLessThanOrEqual(200);
+    expect(Number(await client.sendCommand(['PTTL', 'small:events:stream']))).toBeLessThanOrEqual(
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await store.getStreamIdForEventId!(latest)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(latest)).toBeUndefined();
+  });
+
+  test('as a server’s http.eventStore: a dropped ctx.elicit stream resumes from what Redis kept', async () => {
+    const client = await redis.client();
+    const mcp = new ParleyServer({
+      name: 'resumable',
+      onWarning: () => {},
+      onError: () => {},
+      http: { eventStore: createRedisEventStore(client, { prefix: 'served:' }) },
+    });
+    mcp.tool('ask', async (_args, ctx) => {
+      const answer = await ctx.elicit('Where to?', z.object({ city: z.string() }));
+      return answer.action;
+    });
+    const running = await mcp.run({ transport: 'http', port: 0 });
+    try {
+      const url = running.url as string;
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: { elicitation: { form: {} } },
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      });
+      const session = init.headers.get('mcp-session-id') as string;
+      await init.text();
+      const inSession = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const call = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, ...inSession },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'ask', arguments: {} },
+        }),
+      });
+      const reader = call.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+      let text = '';
+      while (!text.includes('elicitation/create')) {
+        text += new TextDecoder().decode((await reader.read()).value);
+      }
+      await reader.cancel(); // the stream drops
+      const primingId = /^id: (\S+)/.exec(text)?.[1] as string;
+      // Kept in Redis, under the session's own streams (its initialize's and its call's).
+      const keys = (await client.sendCommand(['KEYS', 'served:events:*'])) as string[];
+      expect(keys.length).toBeGreaterThanOrEqual(1);
+      for (const key of keys) expect(key.startsWith(`served:events:${session}/`)).toBe(true);
+      const resumed = await fetch(url, {
+        headers: { accept: 'text/event-stream', ...inSession, 'last-event-id': primingId },
+      });
+      expect(resumed.status).toBe(200);
+      const replay = resumed.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+      expect(new TextDecoder().decode((await replay.read()).value)).toContain('Where to?');
+      await replay.cancel();
+    } finally {
+      await running.close({ graceMs: 0 });
+    }
   });
 
   test('Redis down: every method rejects with a RedisStoreError', async () => {
-    const store = createRedisEventStore(await redis.client(), { prefix: 'down:' }).forSession('s');
+    const store = createRedisEventStore(await redis.client(), { prefix: 'down:' });
     const id = await store.storeEvent('stream', notification(1));
     await redis.stop();
     try {
       await expect(store.storeEvent('stream', notification(2))).rejects.toThrow(RedisStoreError);
-      await expect(store.getStreamIdForEventId!(id)).rejects.toThrow(RedisStoreError);
+      await expect(store.getStreamIdForEventId(id)).rejects.toThrow(RedisStoreError);
       await expect(replay(store, id)).rejects.toThrow(
         /^createRedisEventStore: Redis is not connected/,
       );
@@ -106,11 +182,13 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
 
 describe('the Redis event store refuses bad arguments', () => {
   const client = { isReady: true, sendCommand: async () => [] };
-  test('options and session ids', () => {
+  test('options and stream ids', async () => {
     expect(() => createRedisEventStore(client, { ttlMs: 0 })).toThrow(
       'createRedisEventStore: ttlMs must be a positive integer (got 0)',
     );
     expect(() => createRedisEventStore(client, { maxEventsPerStream: 1.5 })).toThrow(RangeError);
-    expect(() => createRedisEventStore(client).forSession('')).toThrow(TypeError);
+    await expect(
+      createRedisEventStore(client).storeEvent('', {} as JSONRPCMessage),
+    ).rejects.toThrow(TypeError);
   });
 });

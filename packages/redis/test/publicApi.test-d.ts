@@ -1,5 +1,4 @@
-import type { EventStore } from '@modelcontextprotocol/server';
-import type { SingleUseStore, TaskStore } from '@parley/server';
+import type { EventStore, SingleUseStore, TaskStore } from '@parley/server';
 import type { ReplayStore } from '@parley/state-sealing';
 import { createClient } from 'redis';
 import { expectTypeOf, test } from 'vitest';
@@ -22,7 +21,7 @@ test('the stores are the interfaces Parley takes', () => {
   const client = createClient();
   expectTypeOf(createRedisSingleUseStore(client)).toEqualTypeOf<SingleUseStore>();
   expectTypeOf(createRedisReplayStore(client)).toEqualTypeOf<ReplayStore>();
-  expectTypeOf(createRedisEventStore(client).forSession('s')).toEqualTypeOf<EventStore>();
+  expectTypeOf(createRedisEventStore(client)).toEqualTypeOf<EventStore>();
   expectTypeOf(createRedisTaskStore(client)).toEqualTypeOf<TaskStore>();
 });
 

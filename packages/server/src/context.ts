@@ -148,8 +148,6 @@ export class Context<TState = unknown> {
   readonly state: TState | null;
   /** The call this round belongs to: the same `id` on every round, across replicas. */
   readonly flow: Flow;
-  /** Aborted when the client cancels the request. */
-  readonly signal: AbortSignal;
   readonly #init: ContextInit;
   /** The handshake era's pushed requests, or a task's questions once the call runs as one. */
   #push: PushChannel | undefined;
@@ -164,8 +162,13 @@ export class Context<TState = unknown> {
     this.requestState = init.requestState;
     this.state = (init.state ?? null) as TState | null;
     this.flow = init.flow;
-    this.signal = init.signal;
     this.#push = init.push;
+  }
+
+  /** Aborted when the client cancels the request. */
+  get signal(): AbortSignal {
+    // Read through: hosts make the signal only when something asks for it (most rounds never do).
+    return this.#init.signal;
   }
 
   /**
@@ -179,6 +182,17 @@ export class Context<TState = unknown> {
     const start = this.#init.startTask;
     if (start === undefined) return;
     this.#push = await start();
+  }
+
+  /**
+   * Handshake era over HTTP: close this call's SSE stream now, without ending the call. The
+   * client reconnects after the server's `retry` with `Last-Event-ID` and gets everything sent
+   * meanwhile (SEP-1699 polling: a long call need not hold a connection). `false` (and nothing
+   * done) where the call has no resumable stream: stdio, the modern era, a task, or an endpoint
+   * without an event store.
+   */
+  closeStream(): boolean {
+    return this.#push?.closeStream?.() ?? false;
   }
 
   /** True on every round after the first (answers or state came back). */

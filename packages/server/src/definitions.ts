@@ -1,5 +1,5 @@
 import type { Meta } from '@parley/core';
-import type { StandardSchemaV1, UriTemplate } from '@modelcontextprotocol/server';
+import type { StandardSchemaV1, Variables } from '@modelcontextprotocol/server';
 import {
   standardJsonSchema,
   type StandardJsonSchemaLike,
@@ -219,8 +219,8 @@ export interface ResourceTemplateDefinition {
   uriTemplate: string;
   options: ResourceOptions<StateSchema | undefined>;
   declaredAsks: AskedRecord;
-  /** Compiled once, at registration. */
-  matcher: UriTemplate;
+  /** Checked at registration, compiled on first use (see `uriTemplates.ts`). */
+  matcher: { match(uri: string): Variables | null };
   handler: ResourceTemplateHandler;
 }
 

@@ -8,6 +8,12 @@ export type { HttpAuthOptions } from './http/bearerAuth.ts';
 /** The principal `http.auth.verifyToken` returns (the SDK's shape). */
 export type { AuthInfo } from '@modelcontextprotocol/server';
 export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
+export type { NodeHandler } from './http/nodeHandler.ts';
+export type { CloseOptions } from './http/nodeListener.ts';
+export { closeOnSignals } from './shutdown.ts';
+export type { CloseOnSignalsOptions } from './shutdown.ts';
+export { createMemoryEventStore } from './http/eventStore.ts';
+export type { EventId, EventStore, MemoryEventStoreOptions, StreamId } from './http/eventStore.ts';
 export type {
   HttpRunOptions,
   ParleyServerOptions,
@@ -98,6 +104,7 @@ export {
   InvalidRequestStateError,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
+  SessionClosedError,
   TaskCancelledError,
   ToolResult,
   UnsupportedCapabilityError,
@@ -123,4 +130,6 @@ export type {
   InputResponses,
   ListRootsRequest,
   Root,
+  SessionCloseReason,
+  SessionClosedData,
 } from '@parley/core';

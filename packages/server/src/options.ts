@@ -1,4 +1,5 @@
 import type { HttpOptions } from './http/httpEndpoint.ts';
+import type { CloseOptions } from './http/nodeListener.ts';
 import type { ArgumentLimits } from './round/limits.ts';
 import type { SingleUseStore } from './round/singleUse.ts';
 import type { AskFallback } from './fallback/policy.ts';
@@ -103,7 +104,13 @@ export interface ParleyServerOptions {
 export interface RunningServer {
   /** The endpoint's URL (HTTP only), e.g. `http://127.0.0.1:3001/mcp`. */
   url?: string;
-  close(): Promise<void>;
+  /**
+   * Stop serving. Over HTTP this is a graceful drain: readiness turns `503`, the listener stops
+   * accepting once a load balancer has seen it, in-flight requests finish (answered with
+   * `Connection: close`), idle connections close, handshake-era calls waiting on their client
+   * get a JSON-RPC error at once, and whatever is left when `graceMs` is up is closed.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Serve over stdio: one process, both eras. */
@@ -120,6 +127,22 @@ export interface HttpRunOptions extends HttpOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
+  /**
+   * A readiness endpoint for load balancers: `GET` answers `200 {"status":"ready"}`, and
+   * `503 {"status":"draining"}` once `close()` begins. Default `/ready`; `false` for none.
+   */
+  readinessPath?: string | false;
+  /** How long a client has to send the request headers. Default 10 000. */
+  headersTimeoutMs?: number;
+  /** How long a client has to send the whole request. Default 30 000. */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open. Default 65 000: longer than the usual
+   * load balancer's idle timeout, so the balancer closes first.
+   */
+  keepAliveTimeoutMs?: number;
+  /** The most connections open at once; the request of one past it gets `503`. Default 10 000. */
+  maxConnections?: number;
 }
 
 /** Options of {@link ParleyServer.run}. */

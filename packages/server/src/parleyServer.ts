@@ -6,12 +6,7 @@ import {
 } from '@parley/core';
 import type { CompiledResponseType } from '@parley/schema';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
-import {
-  localhostAllowedHostnames,
-  UriTemplate,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { createRequestStateSealer } from '@parley/state-sealing';
 
 import {
@@ -35,7 +30,10 @@ import {
   type ToolOptions,
 } from './definitions.ts';
 import { createBearerGate, protectedResourceMetadataPath } from './http/bearerAuth.ts';
+import { LOOPBACK_HOSTNAMES } from './http/hostCheck.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
+import { endpointLimits, listenerLimits } from './http/limits.ts';
+import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
@@ -54,13 +52,11 @@ import {
   isDeclaredRequest,
   type DeclaredAsk,
 } from './schemaWarnings.ts';
-import { buildSessionServer } from './sdk/sessionServer.ts';
+import { loadSessionServer } from './sdk/load.ts';
 import { TaskEngine } from './tasks/taskEngine.ts';
 import { resolveTaskOptions } from './tasks/taskOptions.ts';
 import { toolInputOf, type ToolInputSchema } from './toolInput.ts';
-
-/** The SDK's own default request-body limit (4 MiB). */
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+import { uriTemplate as templateMatcher, uriTemplatesReady } from './uriTemplates.ts';
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -150,6 +146,8 @@ export class ParleyServer {
     };
     // A misconfigured http.auth fails here, not on the first request.
     if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
+    // …and so does a bad bound.
+    if (options.http !== undefined) endpointLimits(options.http);
     const warn = options.onWarning ?? defaultWarn;
     this.#lintSchema = createSchemaLinter(warn);
     checkFallback('ParleyServer', options.askFallback);
@@ -405,7 +403,7 @@ export class ParleyServer {
         },
         options.asks,
       ).record,
-      matcher: new UriTemplate(uriTemplate),
+      matcher: templateMatcher(uriTemplate),
       handler: handler as ResourceTemplateHandler,
     });
     this.#announce('resources');
@@ -432,6 +430,7 @@ export class ParleyServer {
    */
   async connect(transport: Transport): Promise<Server> {
     this.#serving = true;
+    const [{ buildSessionServer }] = await Promise.all([loadSessionServer(), this.#ready()]);
     const server = buildSessionServer(this.#runtime);
     await server.connect(transport);
     return server;
@@ -442,9 +441,25 @@ export class ParleyServer {
    * for both eras. Modern requests are served statelessly; handshake-era clients get sessions
    * (unless `http.sessions` is `false`), so `ctx.elicit()` works over HTTP.
    */
-  fetch(request: Request, options?: FetchOptions): Promise<Response> {
+  async fetch(request: Request, options?: FetchOptions): Promise<Response> {
     this.#http ??= this.#httpEndpoint(this.#options.http ?? {});
+    await this.#ready();
     return this.#http.fetch(request, options);
+  }
+
+  /**
+   * A `(req, res)` handler for Node hosts (Express, Fastify, `node:http`): the same endpoint as
+   * {@link fetch}, read and answered straight on Node's request and response. A body the host
+   * already parsed is used as it is (Express' `req.body` after `express.json()`, or the third
+   * argument, say Fastify's `request.body`).
+   */
+  nodeHandler(): NodeHandler {
+    this.#http ??= this.#httpEndpoint(this.#options.http ?? {});
+    const handle = createNodeHandler(this.#http);
+    return async (req, res, parsedBody) => {
+      await this.#ready();
+      return handle(req, res, parsedBody);
+    };
   }
 
   /**
@@ -454,13 +469,20 @@ export class ParleyServer {
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
       this.#serving = true;
-      const [{ serveStdio, StdioServerTransport }, { ModernStdioRouter }] = await Promise.all([
-        import('@modelcontextprotocol/server/stdio'),
-        import('./stdio/modernStdio.ts'),
-      ]);
+      const [{ serveStdio }, { ModernStdioRouter }, { LineTransport }, { buildSessionServer }] =
+        await Promise.all([
+          import('@modelcontextprotocol/server/stdio'),
+          import('./stdio/modernStdio.ts'),
+          import('./stdio/lineTransport.ts'),
+          loadSessionServer(),
+          this.#ready(),
+        ]);
       // Handshake-era traffic goes to the SDK's session; modern requests to Parley's dispatcher.
       const handle = serveStdio(() => buildSessionServer(this.#runtime), {
-        transport: new ModernStdioRouter(new StdioServerTransport(), this.#dispatcher),
+        transport: new ModernStdioRouter(
+          new LineTransport(process.stdin, process.stdout),
+          this.#dispatcher,
+        ),
       });
       return { close: () => handle.close() };
     }
@@ -476,21 +498,37 @@ export class ParleyServer {
       host = '127.0.0.1',
       port = 3000,
       path = '/mcp',
+      readinessPath = '/ready',
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections,
       ...http
     } = options;
+    const limits = listenerLimits({
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections,
+    });
+    if (
+      readinessPath !== false &&
+      (typeof readinessPath !== 'string' || !readinessPath.startsWith('/'))
+    ) {
+      throw new TypeError(
+        `run: readinessPath must be a path ('/ready') or false (got ${JSON.stringify(readinessPath)}).`,
+      );
+    }
     const allowedHosts =
-      http.allowedHosts ??
-      (LOOPBACK_HOSTS.has(host) ? [...localhostAllowedHostnames(), host] : undefined);
+      http.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? [...LOOPBACK_HOSTNAMES, host] : undefined);
     const endpoint = this.#httpEndpoint({
       ...this.#options.http,
       ...http,
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
     });
-    const { listenNode } = await import('./http/nodeListener.ts');
-    const maxBodyBytes =
-      http.maxBodyBytes ?? this.#options.http?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const [{ listenNode }] = await Promise.all([import('./http/nodeListener.ts'), this.#ready()]);
     const auth = http.auth ?? this.#options.http?.auth;
-    const listener = await listenNode((request) => endpoint.fetch(request), {
+    const listener = await listenNode(endpoint, {
       host,
       port,
       path,
@@ -499,15 +537,15 @@ export class ParleyServer {
         auth?.authorizationServers === undefined
           ? []
           : [protectedResourceMetadataPath(new URL(path, 'http://localhost'))],
-      maxBodyBytes,
+      readinessPath,
+      limits,
     });
-    return {
-      url: listener.url,
-      close: async () => {
-        await endpoint.close();
-        await listener.close();
-      },
-    };
+    return { url: listener.url, close: (closeOptions) => listener.close(closeOptions) };
+  }
+
+  /** What must be loaded before anything is served (the SDK, when resource templates need it). */
+  #ready(): Promise<void> {
+    return this.#templates.length === 0 ? Promise.resolve() : uriTemplatesReady();
   }
 
   /**

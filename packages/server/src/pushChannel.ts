@@ -25,6 +25,12 @@ export interface PushChannel {
   listRoots(options: WaitOptions): Promise<Root[]>;
   completeElicitation(elicitationId: string): Promise<void>;
   /**
+   * Close the call's SSE stream without ending the call (HTTP with an event store only): the
+   * client reconnects with `Last-Event-ID` and gets what was sent meanwhile. `false` when the
+   * call has no resumable stream.
+   */
+  closeStream?(): boolean;
+  /**
    * Why `request` cannot be pushed on this connection regardless of what the client declared
    * (for example: no session to carry it), or `undefined` when it can.
    */

@@ -29,14 +29,22 @@ export function createSchemaLinter(
   report: WarningReporter,
 ): (source: WarningSource, schema: ElicitationSchema) => void {
   const seen = new Set<string>();
+  // The same schema object comes back on every round (response types compile once): known by
+  // identity, it is not serialised again.
+  const seenObjects = new WeakMap<object, Set<string>>();
   return (source, schema) => {
     const { handler, key } = source;
-    const id = `${handler.kind}\u0000${handler.name}\u0000${JSON.stringify(schema)}`;
+    const handlerId = `${handler.kind}\u0000${handler.name}`;
+    let handlers = seenObjects.get(schema);
+    if (handlers?.has(handlerId) === true) return;
+    if (handlers === undefined) seenObjects.set(schema, (handlers = new Set()));
+    handlers.add(handlerId);
+    const id = `${handlerId}\u0000${JSON.stringify(schema)}`;
     if (seen.has(id)) return;
     if (seen.size < MAX_REMEMBERED) seen.add(id);
-    const where = `${LABEL[handler.kind]} '${handler.name}'${key !== undefined ? `, ask '${key}'` : ''}`;
+    const label = `${LABEL[handler.kind]} '${handler.name}'${key !== undefined ? `, ask '${key}'` : ''}`;
     for (const warning of lintElicitationSchema(schema))
-      report(`${where}: ${warning.message}`, source);
+      report(`${label}: ${warning.message}`, source);
   };
 }
 

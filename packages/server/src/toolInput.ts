@@ -1,5 +1,4 @@
-import { fromJsonSchema } from '@modelcontextprotocol/server';
-
+import { loadSdk } from './sdk/load.ts';
 import { issuesOf, objectSchemaOf, type ParameterSchema } from './definitions.ts';
 
 /**
@@ -51,11 +50,16 @@ export function toolInputOf(
 ): ToolInput | undefined {
   if (schema === undefined) return undefined;
   if (isJsonSchemaObject(schema)) {
-    const validator = fromJsonSchema(schema as never);
+    // The SDK's validator, loaded (and compiled) with the first call that needs it.
+    let validator: Promise<{ '~standard': { validate(value: unknown): unknown } }> | undefined;
     return {
       jsonSchema: schema,
       validate: async (args) => {
-        const result = await validator['~standard'].validate(args);
+        validator ??= loadSdk().then((sdk) => sdk.fromJsonSchema(schema as never) as never);
+        const result = (await (await validator)['~standard'].validate(args)) as {
+          value?: unknown;
+          issues?: readonly { message: string; path?: readonly unknown[] }[];
+        };
         return result.issues === undefined
           ? { ok: true, value: result.value }
           : { ok: false, issues: issuesOf(result.issues) };

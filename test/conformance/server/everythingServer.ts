@@ -412,6 +412,18 @@ export function createEverythingServer(): ParleyServer {
     },
   );
 
+  mcp.tool(
+    'test_reconnection',
+    { description: 'Closes its SSE stream mid-call; the result arrives on the resumed stream' },
+    async (_args, ctx) => {
+      // SEP-1699: the client reconnects with Last-Event-ID and gets the result from the event
+      // store; the pause lets the stream close before the result is sent.
+      ctx.closeStream();
+      await sleep(200);
+      return 'Reconnection test completed';
+    },
+  );
+
   mcp.tool('test_trigger_tool_change', { description: 'Announces a tools list change' }, () => {
     mcp.notifyListChanged('tools');
     return 'tools_list_changed published';

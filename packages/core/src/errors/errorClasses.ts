@@ -281,3 +281,46 @@ export class TaskCancelledError extends ParleyError<TaskCancelledData> {
     );
   }
 }
+
+/** Why a {@link SessionClosedError}'s session ended. */
+export type SessionCloseReason =
+  /** The client ended it (`DELETE`). */
+  | 'deleted'
+  /** Nothing used it for the session idle timeout. */
+  | 'idle'
+  /** Its calls' stream dropped and no stream came back within the resume window. */
+  | 'stream_lost'
+  /** The server is shutting down. */
+  | 'shutdown';
+
+/** What a {@link SessionClosedError} carries. */
+export interface SessionClosedData {
+  reason: SessionCloseReason;
+  /** The handshake-era session (`Mcp-Session-Id`), when there was one. */
+  sessionId?: string;
+}
+
+const CLOSE_REASON_TEXT: Record<SessionCloseReason, string> = {
+  deleted: 'the client ended the session',
+  idle: 'the session expired unused',
+  stream_lost:
+    "the client's stream closed and did not come back within the resume window, so the session was closed",
+  shutdown: 'the server is shutting down; the client may retry on another server',
+};
+
+/**
+ * A server-initiated request (`ctx.elicit()`, `ctx.sample()`, `ctx.listRoots()`) that cannot be
+ * answered any more, because the connection it needed is gone: the handler learns at once,
+ * instead of waiting out the timeout for an answer that cannot come.
+ */
+export class SessionClosedError extends ParleyError<SessionClosedData> {
+  static override readonly brand: string = '@parley/core:SessionClosedError';
+
+  constructor(data: SessionClosedData, options: { cause?: unknown } = {}) {
+    super(
+      'session_closed',
+      `The request to the client was abandoned: ${CLOSE_REASON_TEXT[data.reason]}.`,
+      { data, ...options },
+    );
+  }
+}

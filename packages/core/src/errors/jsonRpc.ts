@@ -52,6 +52,7 @@ const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
   invalid_input_responses: JSON_RPC_ERROR_CODES.invalidParams,
   unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
   url_elicitation_required: JSON_RPC_ERROR_CODES.urlElicitationRequired,
+  session_closed: JSON_RPC_ERROR_CODES.internalError,
   store_unavailable: JSON_RPC_ERROR_CODES.internalError,
   task_cancelled: JSON_RPC_ERROR_CODES.internalError,
   internal: JSON_RPC_ERROR_CODES.internalError,

@@ -15,6 +15,7 @@ export type ParleyErrorCode =
   | 'invalid_input_responses'
   | 'unsupported_protocol_version'
   | 'url_elicitation_required'
+  | 'session_closed'
   | 'store_unavailable'
   | 'task_cancelled'
   | 'internal';

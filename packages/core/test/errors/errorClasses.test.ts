@@ -6,7 +6,9 @@ import {
   InvalidInputResponsesError,
   InvalidRequestStateError,
   RoundsExceededError,
+  SessionClosedError,
   UnsupportedCapabilityError,
+  toJsonRpcError,
   UnsupportedProtocolVersionError,
   UrlElicitationRequiredError,
 } from '../../src/index.ts';
@@ -168,5 +170,21 @@ describe('UrlElicitationRequiredError', () => {
   ])('refuses %j with a TypeError that names the problem', (elicitations, message) => {
     expect(() => new UrlElicitationRequiredError(elicitations as never)).toThrow(TypeError);
     expect(() => new UrlElicitationRequiredError(elicitations as never)).toThrow(message);
+  });
+});
+
+describe('SessionClosedError', () => {
+  test('says why the request to the client was abandoned, and maps to -32603 with that message', () => {
+    const error = new SessionClosedError({ reason: 'shutdown', sessionId: 's-1' });
+    expect(error).toBeInstanceOf(SessionClosedError);
+    expect(error.code).toBe('session_closed');
+    expect(error.data).toEqual({ reason: 'shutdown', sessionId: 's-1' });
+    expect(error.message).toBe(
+      'The request to the client was abandoned: the server is shutting down; the client may retry on another server.',
+    );
+    expect(toJsonRpcError(error)).toEqual({ code: -32603, message: error.message });
+    expect(new SessionClosedError({ reason: 'stream_lost' }).message).toMatch(
+      /stream closed and did not come back within the resume window/,
+    );
   });
 });

@@ -1,9 +1,6 @@
-import {
-  OAuthError,
-  OAuthErrorCode,
-  bearerAuthChallengeResponse,
-  type AuthInfo,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
+import { loadSdk } from '../sdk/load.ts';
 
 /**
  * Requiring a principal on HTTP (`http.auth`): every request to the endpoint carries a bearer
@@ -111,11 +108,22 @@ export function createBearerGate(
     const resource = resourceOf(request, configured);
     return new URL(protectedResourceMetadataPath(resource), resource.origin).href;
   };
-  const refuse = (code: OAuthErrorCode, message: string, request: Request): Response =>
-    bearerAuthChallengeResponse(new OAuthError(code, message), {
+  // The challenges are the SDK's, loaded with the first request that needs one.
+  const refuse = async (
+    code: 'invalid_token' | 'insufficient_scope',
+    message: string,
+    request: Request,
+  ): Promise<Response> => {
+    const sdk = await loadSdk();
+    return challenge(new sdk.OAuthError(code as never, message), request);
+  };
+  const challenge = async (error: unknown, request: Request): Promise<Response> => {
+    const sdk = await loadSdk();
+    return sdk.bearerAuthChallengeResponse(error as never, {
       requiredScopes,
       ...(metadataUrl(request) !== undefined ? { resourceMetadataUrl: metadataUrl(request) } : {}),
     });
+  };
 
   return {
     metadata(request) {
@@ -151,25 +159,18 @@ export function createBearerGate(
       const header = request.headers.get('authorization') ?? '';
       const token = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header)?.[1];
       if (token === undefined) {
-        return refuse(OAuthErrorCode.InvalidToken, 'A bearer token is required', request);
+        return refuse('invalid_token', 'A bearer token is required', request);
       }
       let principal: AuthInfo | undefined;
       try {
         principal = await verify(token, request);
       } catch (error) {
-        if (error instanceof OAuthError) {
-          return bearerAuthChallengeResponse(error, {
-            requiredScopes,
-            ...(metadataUrl(request) !== undefined
-              ? { resourceMetadataUrl: metadataUrl(request) }
-              : {}),
-          });
-        }
+        if (error instanceof (await loadSdk()).OAuthError) return challenge(error, request);
         report(error);
-        return refuse(OAuthErrorCode.InvalidToken, 'The token could not be verified', request);
+        return refuse('invalid_token', 'The token could not be verified', request);
       }
       if (principal === undefined) {
-        return refuse(OAuthErrorCode.InvalidToken, 'The token is not valid here', request);
+        return refuse('invalid_token', 'The token is not valid here', request);
       }
       if (
         !isRecord(principal) ||
@@ -181,15 +182,15 @@ export function createBearerGate(
             'http.auth.verifyToken must return { token, clientId, scopes } or undefined.',
           ),
         );
-        return refuse(OAuthErrorCode.InvalidToken, 'The token could not be verified', request);
+        return refuse('invalid_token', 'The token could not be verified', request);
       }
       if (principal.expiresAt !== undefined && principal.expiresAt * 1000 <= Date.now()) {
-        return refuse(OAuthErrorCode.InvalidToken, 'The token has expired', request);
+        return refuse('invalid_token', 'The token has expired', request);
       }
       const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
       if (missing.length > 0) {
         return refuse(
-          OAuthErrorCode.InsufficientScope,
+          'insufficient_scope',
           `The token lacks the scope ${missing.join(' ')}`,
           request,
         );

@@ -1,54 +1,85 @@
 import { UnsupportedCapabilityError } from '@parley/core';
-import {
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  Server,
-  WebStandardStreamableHTTPServerTransport,
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isInitializeRequest,
-  isJsonContentType,
-  legacyStatelessFallback,
-  originValidationResponse,
-  readRequestBody,
-  type AuthInfo,
-  type LegacyHttpHandler,
-  type McpHttpHandler,
-  type ServerNotifier,
+import type {
+  AuthInfo,
+  LegacyHttpHandler,
+  McpHttpHandler,
+  ServerNotifier,
 } from '@modelcontextprotocol/server';
 
 import { ModernDispatcher } from '../modern/dispatcher.ts';
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
+import type { HeaderReader } from '../modern/headers.ts';
 import { capabilitiesOf, type ServerRuntime } from '../runtime.ts';
-import { buildSessionServer, type SessionOptions } from '../sdk/sessionServer.ts';
+import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import { createBearerGate, type BearerGate, type HttpAuthOptions } from './bearerAuth.ts';
-import { json, modernResponse } from './modernResponse.ts';
+import { readWebBody, type BodyRead } from './bodyReader.ts';
+import { createMemoryEventStore, type EventStore } from './eventStore.ts';
+import { HostCheck } from './hostCheck.ts';
+import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
+import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from './paramHeaders.ts';
+import { HandshakeSessions } from './sessions.ts';
+import {
+  errorJson,
+  errorReply,
+  SSE_HEADERS,
+  type EventSink,
+  type Inbound,
+  type Reply,
+  type Responder,
+} from './wire.ts';
 
 /**
- * One HTTP endpoint for both eras, as a web-standard `fetch` handler.
+ * One HTTP endpoint for both eras, whatever hosts it (`node:http`, a `(req, res)` framework, a
+ * web-standard `fetch` runtime): the hosts adapt their request to an {@link Inbound} and answer
+ * through a {@link Responder}; everything else is here.
  *
- * Modern (2026-07-28) requests are served statelessly by Parley's own dispatcher: no SDK server
- * is built for them. Handshake-era clients get real sessions (`Mcp-Session-Id`) on the SDK's
- * transport, so a tool's `ctx.elicit()` rides the call's SSE stream as a genuine server→client
- * request; sessions expire when idle and end on `DELETE`. Without sessions, handshake-era
- * requests are still served, but a handler that asks the client gets an error that says why.
+ * Modern (2026-07-28) requests are served statelessly by Parley's own dispatcher: parsed once,
+ * checked cheaply, answered with one JSON body. Handshake-era clients get real sessions
+ * (`Mcp-Session-Id`) on the SDK's transport, loaded with the first of them, so a tool's
+ * `ctx.elicit()` rides the call's SSE stream as a genuine server→client request. Without
+ * sessions, handshake-era requests are still served, but a handler that asks the client gets an
+ * error that says why.
+ *
+ * Bad input of any kind gets a `4xx` with a JSON-RPC error that names the problem.
  */
 
-/** HTTP behaviour of a Parley server (for `mcp.fetch` and `mcp.run({ transport: 'http' })`). */
+/** HTTP behaviour of a Parley server (`mcp.fetch`, `mcp.nodeHandler`, `mcp.run({ transport: 'http' })`). */
 export interface HttpOptions {
   /** Give handshake-era clients sessions, so `ctx.elicit()` works over HTTP. Default `true`. */
   sessions?: boolean;
-  /** A session unused this long is closed. Default 30 minutes. */
+  /** A session with no open stream and no request for this long is closed. Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
+  /** The most handshake-era sessions open at once; past it `initialize` gets `503`. Default 10 000. */
+  maxSessions?: number;
+  /**
+   * A session whose calls lost their stream (the client went away mid-call) and got no stream
+   * back within this is closed, and a pending `ctx.elicit()` of it rejects with a
+   * `SessionClosedError`. Default 30 000.
+   */
+  streamResumeWindowMs?: number;
+  /**
+   * Where handshake-era SSE events are kept so a client whose stream drops can resume it with
+   * `Last-Event-ID`: default a bounded store in memory ({@link createMemoryEventStore}); `false`
+   * turns resumability off.
+   */
+  eventStore?: EventStore | false;
+  /** The SSE `retry` (ms) clients are told to wait before reconnecting a stream. Default 1 000. */
+  sseRetryMs?: number;
   /**
    * Accepted `Host` header names (DNS-rebinding protection). `run()` on a loopback host defaults
-   * to the localhost names; `fetch()` checks nothing unless you list names.
+   * to the localhost names; `fetch()` and `nodeHandler()` check nothing unless you list names.
    */
   allowedHosts?: string[];
   /** Accepted `Origin` host names; defaults follow `allowedHosts`. */
   allowedOrigins?: string[];
-  /** The largest request body accepted. Default 4 MiB. */
+  /** The largest request body accepted (`413` past it, even when chunked). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * The most request-body bytes held in memory at once, across all requests being read; a
+   * request that would pass it gets `503` with `Retry-After`. Default 64 MiB.
+   */
+  maxBufferedBodyBytes?: number;
   /**
    * Require a principal: a bearer token on every request, checked by `verifyToken`; sealed state
    * is bound to the principal it returns. See {@link HttpAuthOptions}.
@@ -65,30 +96,6 @@ export interface FetchOptions {
   authInfo?: AuthInfo;
 }
 
-interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
-  /** Who opened it: only they may use it. */
-  principal: string | undefined;
-}
-
-const DEFAULT_IDLE_MS = 30 * 60_000;
-
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return json(status, { jsonrpc: '2.0', error: { code, message }, id: null });
-}
-
-/** Is a parsed body modern traffic? By its envelope claim, or by a modern version header. */
-function isModernBody(body: unknown, versionHeader: string | null): boolean {
-  if (claimsEnvelope(body)) return true;
-  if (versionHeader === null || !isServedModernVersion(versionHeader.trim())) return false;
-  // A modern header on a body without the envelope: the modern path refuses it clearly, unless
-  // it is the legacy handshake itself.
-  const method = (body as { method?: unknown } | null)?.method;
-  return typeof method === 'string' && method !== 'initialize';
-}
-
 /** Why a handshake-era request served without a session cannot ask the client anything. */
 function sessionlessPush(): UnsupportedCapabilityError {
   return new UnsupportedCapabilityError(
@@ -102,17 +109,97 @@ function sessionlessPush(): UnsupportedCapabilityError {
   );
 }
 
+/** The methods anything here answers (`OPTIONS`: the OAuth metadata's CORS preflight). */
+const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'DELETE', 'OPTIONS']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `application/json`, with or without parameters. */
+function isJsonContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const type = value.split(';', 1)[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/** Is a parsed body modern traffic? By its envelope claim, or by a modern version header. */
+function isModernBody(body: unknown, versionHeader: string | null): boolean {
+  if (claimsEnvelope(body)) return true;
+  if (versionHeader === null || !isServedModernVersion(versionHeader.trim())) return false;
+  // A modern header on a body without the envelope: the modern path refuses it clearly, unless
+  // it is the legacy handshake itself.
+  const method = (body as { method?: unknown } | null)?.method;
+  return typeof method === 'string' && method !== 'initialize';
+}
+
+/** Why a message is not a JSON-RPC 2.0 message at all, or `undefined`. */
+function notJsonRpc(message: unknown): string | undefined {
+  if (!isRecord(message)) return 'the body is not a JSON-RPC 2.0 message (an object)';
+  if (message.jsonrpc !== '2.0') return 'the message lacks "jsonrpc": "2.0"';
+  if (message.method !== undefined && typeof message.method !== 'string') {
+    return 'the method must be a string';
+  }
+  if (message.method === undefined && !('result' in message) && !('error' in message)) {
+    return 'the message is neither a request, a notification nor a response';
+  }
+  return undefined;
+}
+
+/** Why an `initialize` request is malformed, or `undefined`. */
+function initializeProblem(message: Record<string, unknown>): string | undefined {
+  const params = message.params;
+  if (!isRecord(params)) return 'initialize needs params (an object)';
+  if (typeof params.protocolVersion !== 'string') return 'params.protocolVersion must be a string';
+  if (!isRecord(params.capabilities)) return 'params.capabilities must be an object';
+  const info = params.clientInfo;
+  if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    return 'params.clientInfo must be { name, version } (strings)';
+  }
+  if (!('id' in message)) return 'initialize is a request: it needs an id';
+  return undefined;
+}
+
+/** The `id` to echo on an error about a message, when it has a usable one. */
+function idOf(message: unknown): string | number | null {
+  const id = isRecord(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** The answer to a body the endpoint could not read. */
+export function unreadableReply(read: Exclude<BodyRead, { kind: 'body' }>, max: number): Reply {
+  switch (read.kind) {
+    case 'too-large':
+      return errorReply(413, -32600, `Request body too large: the limit is ${max} bytes`, {
+        connection: 'close',
+      });
+    case 'busy':
+      return errorReply(
+        503,
+        -32000,
+        'Service Unavailable: the server is reading as many request bodies as it may; try again',
+        { 'retry-after': '1' },
+      );
+    case 'unreadable':
+      return errorReply(400, -32700, `Parse error: ${read.reason}`);
+  }
+}
+
 export class HttpEndpoint {
+  readonly limits: EndpointLimits;
+  /** Request-body bytes held now, across every host adapter of this endpoint. */
+  readonly budget: BodyBudget;
   readonly #runtime: ServerRuntime;
-  readonly #options: HttpOptions;
+  readonly #sessionsEnabled: boolean;
   readonly #dispatcher: ModernDispatcher;
-  /** The SDK's handler, kept only for `subscriptions/listen` streams (and their `notify`). */
-  readonly #listen: McpHttpHandler;
-  readonly #stateless: LegacyHttpHandler;
-  readonly #sessions = new Map<string, Session>();
-  readonly #idleMs: number;
+  readonly #sessions: HandshakeSessions;
+  readonly #hosts: HostCheck | undefined;
   readonly #auth: BearerGate | undefined;
-  #lastSweep = Date.now();
+  /** The SDK's handler for `subscriptions/listen` streams, made with the first of them. */
+  #listen: Promise<McpHttpHandler> | undefined;
+  #listenHandler: McpHttpHandler | undefined;
+  #stateless: Promise<LegacyHttpHandler> | undefined;
+  readonly #report: (error: unknown) => void;
 
   constructor(
     runtime: ServerRuntime,
@@ -121,27 +208,31 @@ export class HttpEndpoint {
     report: (error: unknown) => void = () => {},
   ) {
     this.#runtime = runtime;
+    this.#report = report;
+    this.limits = endpointLimits(options);
+    this.budget = new BodyBudget(this.limits.maxBufferedBodyBytes);
     this.#auth = options.auth === undefined ? undefined : createBearerGate(options.auth, report);
-    this.#options = options;
-    this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
+    this.#sessionsEnabled = options.sessions !== false;
     this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
-    const maxRequestBodySize = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-    // A listen stream only needs what the server can announce: a server with capabilities and
-    // no handlers, built per stream.
-    this.#listen = createMcpHandler(
-      () => new Server(runtime.info, { capabilities: capabilitiesOf(runtime) }),
-      { legacy: 'reject', maxRequestBodySize },
-    );
-    this.#stateless = legacyStatelessFallback(
-      (unit) => this.#session({ authInfo: unit.authInfo, pushUnavailable: sessionlessPush }),
-      undefined,
-      { maxRequestBodySize },
-    );
+    const store = options.eventStore === undefined ? createMemoryEventStore() : options.eventStore;
+    this.#sessions = new HandshakeSessions(runtime, {
+      limits: this.limits,
+      eventStore: store === false ? undefined : store,
+    });
+    const hosts = options.allowedHosts;
+    this.#hosts =
+      hosts === undefined ? undefined : new HostCheck(hosts, options.allowedOrigins ?? hosts);
   }
 
   /** Announces changes on the modern `subscriptions/listen` streams of this endpoint. */
   get notify(): ServerNotifier {
-    return this.#listen.notify;
+    const listen = () => this.#listenHandler?.notify;
+    return {
+      toolsChanged: () => listen()?.toolsChanged(),
+      promptsChanged: () => listen()?.promptsChanged(),
+      resourcesChanged: () => listen()?.resourcesChanged(),
+      resourceUpdated: (uri) => listen()?.resourceUpdated(uri),
+    };
   }
 
   /** How many handshake-era sessions are open. */
@@ -149,156 +240,295 @@ export class HttpEndpoint {
     return this.#sessions.size;
   }
 
-  async fetch(request: Request, fetchOptions: FetchOptions = {}): Promise<Response> {
-    const rejected = this.#checkHostAndOrigin(request);
-    if (rejected !== undefined) return rejected;
-    let options = fetchOptions;
-    if (this.#auth !== undefined && options.authInfo === undefined) {
-      const metadata = this.#auth.metadata(request);
-      if (metadata !== undefined) return metadata;
-      const principal = await this.#auth.authenticate(request);
-      if (principal instanceof Response) return principal;
-      options = { ...options, authInfo: principal };
-    }
-    this.#sweepIdleSessions();
-    const sessionId = request.headers.get('mcp-session-id');
+  /** Handshake-era calls in flight. */
+  get callsInFlight(): number {
+    return this.#sessions.callsInFlight;
+  }
 
-    if (request.method === 'POST') {
-      if (!isJsonContentType(request.headers.get('content-type'))) {
-        return jsonRpcError(
-          415,
-          -32600,
-          'Unsupported Media Type: Content-Type must be application/json',
+  /** Serve one request, read by a host adapter. Never throws: a bug is a bare `500`. */
+  async serve(inbound: Inbound, responder: Responder): Promise<void> {
+    try {
+      await this.#serve(inbound, responder);
+    } catch (error) {
+      this.#report(error);
+      responder.send(errorReply(500, -32603, 'Internal error'));
+    }
+  }
+
+  /** The web-standard face: a `Request` in, a `Response` out. */
+  async fetch(request: Request, options: FetchOptions = {}): Promise<Response> {
+    let body: Inbound['body'];
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') {
+      const read = await readWebBody(request, this.limits.maxBodyBytes, this.budget);
+      if (read.kind !== 'text') return webReply(unreadableReply(read, this.limits.maxBodyBytes));
+      body = { text: read.text };
+    }
+    const { responder, response } = webResponder();
+    void this.serve(
+      {
+        method: request.method,
+        headers: request.headers,
+        body,
+        signal: request.signal,
+        authInfo: options.authInfo,
+        toRequest: () => request,
+      },
+      responder,
+    );
+    return response;
+  }
+
+  /**
+   * Stop taking new work: calls waiting on their client get an error now, new sessions are
+   * refused, and the notification streams close (their clients reconnect elsewhere).
+   */
+  drain(): void {
+    this.#sessions.drain();
+    void this.#listen?.then((handler) => handler.close()).catch(() => {});
+  }
+
+  /** Close every session and stream. */
+  async close(): Promise<void> {
+    await this.#sessions.close();
+    const listen = this.#listen;
+    if (listen !== undefined) await (await listen).close();
+  }
+
+  async #serve(inbound: Inbound, responder: Responder): Promise<void> {
+    const refused = this.#hosts?.refuse(inbound.headers);
+    if (refused !== undefined) return responder.send(refused);
+    if (!SERVED_METHODS.has(inbound.method)) return responder.send(this.#notAllowed(inbound));
+    let authInfo = inbound.authInfo;
+    if (this.#auth !== undefined && authInfo === undefined) {
+      const request = inbound.toRequest();
+      const metadata = this.#auth.metadata(request);
+      if (metadata !== undefined) return responder.web(metadata);
+      const principal = await this.#auth.authenticate(request);
+      if (principal instanceof Response) return responder.web(principal);
+      authInfo = principal;
+    }
+    const sessionId = inbound.headers.get('mcp-session-id');
+    if (inbound.method === 'POST') return this.#post(inbound, authInfo, sessionId, responder);
+    if ((inbound.method === 'GET' || inbound.method === 'DELETE') && this.#sessionsEnabled) {
+      if (sessionId !== null) {
+        return answer(
+          responder,
+          await this.#sessions.serve(sessionId, inbound.toRequest(), undefined, authInfo),
         );
       }
-      const body = await readRequestBody(
-        request,
-        this.#options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
+    }
+    responder.send(this.#notAllowed(inbound));
+  }
+
+  #notAllowed(inbound: Inbound): Reply {
+    return errorReply(405, -32000, `Method not allowed: ${inbound.method.slice(0, 32)}`, {
+      allow: this.#sessionsEnabled ? 'GET, POST, DELETE' : 'POST',
+    });
+  }
+
+  async #post(
+    inbound: Inbound,
+    authInfo: AuthInfo | undefined,
+    sessionId: string | null,
+    responder: Responder,
+  ): Promise<void> {
+    if (!isJsonContentType(inbound.headers.get('content-type'))) {
+      return responder.send(
+        errorReply(415, -32600, 'Unsupported Media Type: Content-Type must be application/json'),
       );
-      if (body.tooLarge) return jsonRpcError(413, -32600, 'Request body too large');
-      let parsedBody: unknown;
+    }
+    let message: unknown;
+    const body = inbound.body;
+    if (body === undefined || ('text' in body && body.text.length === 0)) {
+      return responder.send(errorReply(400, -32700, 'Parse error: the body is empty'));
+    }
+    if ('text' in body) {
       try {
-        parsedBody = JSON.parse(body.text);
+        message = JSON.parse(body.text);
       } catch {
-        return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+        return responder.send(errorReply(400, -32700, 'Parse error: the body is not JSON'));
       }
-      if (Array.isArray(parsedBody)) {
-        if (parsedBody.some((message) => claimsEnvelope(message))) {
-          return jsonRpcError(
+    } else message = body.parsed;
+
+    if (Array.isArray(message)) {
+      if (message.some((entry) => claimsEnvelope(entry))) {
+        return responder.send(
+          errorReply(
             400,
             -32600,
             'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later',
-          );
-        }
-      } else if (isModernBody(parsedBody, request.headers.get('mcp-protocol-version'))) {
-        if ((parsedBody as { method?: unknown }).method === 'subscriptions/listen') {
-          return this.#listen.fetch(request, {
-            parsedBody,
-            ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
-          });
-        }
-        return modernResponse(this.#dispatcher, parsedBody, {
-          headers: request.headers,
-          authInfo: options.authInfo,
-          signal: request.signal,
+          ),
+        );
+      }
+      const bad =
+        message.length === 0 ? 'the batch is empty' : message.map(notJsonRpc).find(Boolean);
+      if (bad !== undefined)
+        return responder.send(errorReply(400, -32600, `Invalid Request: ${bad}`));
+    } else if (isModernBody(message, inbound.headers.get('mcp-protocol-version'))) {
+      if ((message as { method?: unknown }).method === 'subscriptions/listen') {
+        return this.#openListen(inbound, message, authInfo, responder);
+      }
+      return answerModern(
+        this.#dispatcher,
+        message,
+        {
+          headers: inbound.headers,
+          authInfo,
+          get signal() {
+            return inbound.signal;
+          },
+        },
+        responder,
+      );
+    } else {
+      const bad = notJsonRpc(message);
+      if (bad !== undefined) {
+        return responder.send({
+          status: 400,
+          json: errorJson(-32600, `Invalid Request: ${bad}`, idOf(message)),
         });
       }
-      // The body has been read: the handlers get it parsed, alongside the request's headers.
-      const handlerOptions = {
-        parsedBody,
-        ...(options.authInfo !== undefined ? { authInfo: options.authInfo } : {}),
-      };
-      if (this.#options.sessions === false) return this.#stateless(request, handlerOptions);
-      if (sessionId !== null) return this.#inSession(sessionId, request, handlerOptions);
-      if (isInitializeRequest(parsedBody)) return this.#newSession(request, handlerOptions);
-      return jsonRpcError(
-        400,
+    }
+
+    if (!this.#sessionsEnabled) {
+      const stateless = await this.#statelessHandler();
+      return responder.web(
+        await stateless(inbound.toRequest(), {
+          parsedBody: message,
+          ...(authInfo !== undefined ? { authInfo } : {}),
+        }),
+      );
+    }
+    if (sessionId !== null) {
+      return answer(
+        responder,
+        await this.#sessions.serve(sessionId, inbound.toRequest(), message, authInfo),
+      );
+    }
+    const record = message as Record<string, unknown>;
+    if (!Array.isArray(message) && record.method === 'initialize') {
+      const problem = initializeProblem(record);
+      if (problem !== undefined) {
+        return responder.send({
+          status: 400,
+          json: errorJson(-32602, `Invalid params: ${problem}`, idOf(message)),
+        });
+      }
+      return answer(responder, await this.#sessions.open(inbound.toRequest(), message, authInfo));
+    }
+    responder.send({
+      status: 400,
+      json: errorJson(
         -32600,
         'Bad Request: handshake-era requests need an Mcp-Session-Id (send initialize first)',
+        idOf(message),
+      ),
+    });
+  }
+
+  async #openListen(
+    inbound: Inbound,
+    message: unknown,
+    authInfo: AuthInfo | undefined,
+    responder: Responder,
+  ): Promise<void> {
+    this.#listen ??= loadSdk().then((sdk) => {
+      // A listen stream only needs what the server can announce: a server with capabilities
+      // and no handlers.
+      const handler = sdk.createMcpHandler(
+        () => new sdk.Server(this.#runtime.info, { capabilities: capabilitiesOf(this.#runtime) }),
+        { legacy: 'reject', maxRequestBodySize: this.limits.maxBodyBytes },
       );
-    }
-
-    if (
-      (request.method === 'GET' || request.method === 'DELETE') &&
-      sessionId !== null &&
-      this.#options.sessions !== false
-    ) {
-      return this.#inSession(
-        sessionId,
-        request,
-        options.authInfo !== undefined ? { authInfo: options.authInfo } : {},
-      );
-    }
-    const refused = jsonRpcError(405, -32600, 'Method not allowed.');
-    refused.headers.set('allow', 'POST');
-    return refused;
-  }
-
-  /** Close every session. */
-  async close(): Promise<void> {
-    const sessions = [...this.#sessions.values()];
-    this.#sessions.clear();
-    await Promise.allSettled(sessions.map((session) => session.server.close()));
-    await this.#listen.close();
-  }
-
-  #session(options: SessionOptions): Server {
-    return buildSessionServer(this.#runtime, options);
-  }
-
-  async #newSession(
-    request: Request,
-    options: { parsedBody: unknown; authInfo?: AuthInfo },
-  ): Promise<Response> {
-    const transport: WebStandardStreamableHTTPServerTransport =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        onsessioninitialized: (id) => {
-          const principal = options.authInfo?.clientId;
-          this.#sessions.set(id, { transport, server, lastSeen: Date.now(), principal });
-        },
-        onsessionclosed: (id) => {
-          this.#sessions.delete(id);
-        },
-      });
-    const server = this.#session({ authInfo: options.authInfo });
-    await server.connect(transport);
-    return transport.handleRequest(request, options);
-  }
-
-  async #inSession(
-    id: string,
-    request: Request,
-    options: { parsedBody?: unknown; authInfo?: AuthInfo },
-  ): Promise<Response> {
-    const session = this.#sessions.get(id);
-    // Another principal's session reads as unknown: its id says nothing to anyone else.
-    if (session === undefined || session.principal !== options.authInfo?.clientId) {
-      return jsonRpcError(404, -32001, 'Session not found');
-    }
-    session.lastSeen = Date.now();
-    return session.transport.handleRequest(request, options);
-  }
-
-  /** Close sessions idle for longer than the timeout (checked lazily, so no timers are needed). */
-  #sweepIdleSessions(): void {
-    const now = Date.now();
-    if (now - this.#lastSweep < Math.min(this.#idleMs, 60_000)) return;
-    this.#lastSweep = now;
-    for (const [id, session] of this.#sessions) {
-      if (now - session.lastSeen > this.#idleMs) {
-        this.#sessions.delete(id);
-        void session.server.close();
-      }
-    }
-  }
-
-  #checkHostAndOrigin(request: Request): Response | undefined {
-    const hosts = this.#options.allowedHosts;
-    if (hosts === undefined) return undefined;
-    return (
-      hostHeaderValidationResponse(request, hosts) ??
-      originValidationResponse(request, this.#options.allowedOrigins ?? hosts)
+      this.#listenHandler = handler;
+      return handler;
+    });
+    const handler = await this.#listen;
+    responder.web(
+      await handler.fetch(inbound.toRequest(), {
+        parsedBody: message,
+        ...(authInfo !== undefined ? { authInfo } : {}),
+      }),
     );
   }
+
+  #statelessHandler(): Promise<LegacyHttpHandler> {
+    this.#stateless ??= Promise.all([loadSdk(), loadSessionServer()]).then(
+      ([sdk, { buildSessionServer }]) =>
+        sdk.legacyStatelessFallback(
+          (unit) =>
+            buildSessionServer(this.#runtime, {
+              authInfo: unit.authInfo,
+              pushUnavailable: sessionlessPush,
+            }),
+          undefined,
+          { maxRequestBodySize: this.limits.maxBodyBytes },
+        ),
+    );
+    return this.#stateless;
+  }
+}
+
+function answer(responder: Responder, reply: Response | Reply): void {
+  if (reply instanceof Response) responder.web(reply);
+  else responder.send(reply);
+}
+
+/** A whole answer as a web `Response`. */
+export function webReply(reply: Reply): Response {
+  return new Response(reply.json ?? null, {
+    status: reply.status,
+    headers: {
+      ...(reply.json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...reply.headers,
+    },
+  });
+}
+
+const encoder = new TextEncoder();
+
+/** A responder whose answer is a web `Response`. */
+function webResponder(): { responder: Responder; response: Promise<Response> } {
+  let resolve!: (response: Response) => void;
+  const response = new Promise<Response>((settle) => (resolve = settle));
+  return {
+    response,
+    responder: {
+      send: (reply) => resolve(webReply(reply)),
+      web: resolve,
+      events: (headers): EventSink => {
+        let controller!: ReadableStreamDefaultController<Uint8Array>;
+        const body = new ReadableStream<Uint8Array>({
+          start: (start) => void (controller = start),
+        });
+        resolve(new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
+        return {
+          write: (text) => {
+            try {
+              controller.enqueue(encoder.encode(text));
+            } catch {
+              // The client went away; the request's signal tells the handler.
+            }
+          },
+          end: () => {
+            try {
+              controller.close();
+            } catch {
+              // Cancelled by the client.
+            }
+          },
+        };
+      },
+    },
+  };
+}
+
+/** Node's request headers as a reader (Node keeps their names in lower case). */
+export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderReader {
+  return {
+    get: (name) => {
+      const value = headers[name] ?? headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }

@@ -1,6 +1,44 @@
 import type * as NodeHttp from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+
+import type { HttpEndpoint } from './httpEndpoint.ts';
+import type { ListenerLimits } from './limits.ts';
+import { createNodeHandler, pathOf } from './nodeHandler.ts';
+import { errorJson } from './wire.ts';
+
+/**
+ * The `node:http` server `run()` starts: the endpoint at its path, a readiness endpoint for
+ * load balancers, Node's timeouts set from the options, a connection cap, answers in JSON-RPC
+ * for requests Node cannot even parse, and a graceful drain on `close()`.
+ */
+
+export interface NodeListenOptions {
+  host: string;
+  port: number;
+  /** Only this path (and `alsoServe`) is the endpoint; other paths get `404`. */
+  path: string;
+  /** Other paths the endpoint answers, such as its OAuth metadata document. */
+  alsoServe?: readonly string[];
+  /** `GET` here answers `200` while the server takes work and `503` once it drains; `false`: none. */
+  readinessPath: string | false;
+  limits: ListenerLimits;
+}
+
+/** Options of a graceful close. */
+export interface CloseOptions {
+  /**
+   * How long in-flight work may take to finish. Calls waiting for a person to answer are failed
+   * at once instead, so their clients can retry elsewhere. Default 10 000.
+   */
+  graceMs?: number;
+}
+
+export interface NodeListener {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:3001/mcp`. */
+  url: string;
+  close(options?: CloseOptions): Promise<void>;
+}
 
 /**
  * `node:http` through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), not an import:
@@ -8,138 +46,263 @@ import type { AddressInfo } from 'node:net';
  * this module, and a static `node:*` import here would make every edge bundle need Node
  * compatibility (workerd refuses to load it without `nodejs_compat`) for code it never runs.
  */
-function createServer(listener: NodeHttp.RequestListener): NodeHttp.Server {
-  return process.getBuiltinModule('node:http').createServer(listener);
+function createServer(
+  options: NodeHttp.ServerOptions,
+  listener: NodeHttp.RequestListener,
+): NodeHttp.Server {
+  return process.getBuiltinModule('node:http').createServer(options, listener);
 }
 
-/**
- * A `node:http` server in front of a web-standard fetch handler: the request is streamed in, the
- * response (JSON or an SSE stream) is streamed out, and a client that goes away aborts the
- * request, which is how a modern client cancels a call.
- */
+const DEFAULT_GRACE_MS = 10_000;
+/** No request for this long after a load balancer saw the `503`: it has stopped sending. */
+const SETTLE_MS = 250;
 
-export interface NodeListenOptions {
-  host: string;
-  port: number;
-  /** Only this path (and `alsoServe`) is served; everything else is a 404. */
-  path: string;
-  /** Other paths the handler answers, such as its OAuth metadata document. */
-  alsoServe?: readonly string[];
-  /** Larger bodies are refused with a 413 before they are read to the end. */
-  maxBodyBytes: number;
+/** A raw HTTP/1.1 answer for a connection Node could not parse a request from. */
+function rawAnswer(status: number, reason: string, code: number, message: string): string {
+  const body = errorJson(code, message);
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
-export interface NodeListener {
-  /** The endpoint's URL, e.g. `http://127.0.0.1:3001/mcp`. */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** The body as one buffer, or `undefined` past `maxBytes` (the rest is not read). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * A web `Request` for a node request. The body is read up front into memory (it is one JSON-RPC
- * message, bounded by `maxBodyBytes`): much cheaper than a web stream over the socket.
- */
-async function toRequest(
-  req: IncomingMessage,
-  origin: string,
-  signal: AbortSignal,
-  maxBytes: number,
-): Promise<Request | Response> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  let body: Buffer | undefined;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    body = await readBody(req, maxBytes);
-    if (body === undefined) {
-      return new Response(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32600, message: 'Request body too large' },
-          id: null,
-        }),
-        {
-          status: 413,
-          headers: { 'content-type': 'application/json', connection: 'close' },
-        },
+/** Node's parse errors, as the answer they deserve. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return rawAnswer(
+        431,
+        'Request Header Fields Too Large',
+        -32600,
+        'Bad Request: the request headers are too large',
       );
-    }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return rawAnswer(
+        408,
+        'Request Timeout',
+        -32600,
+        'Request Timeout: the request did not arrive in time',
+      );
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return rawAnswer(
+        400,
+        'Bad Request',
+        -32600,
+        'Bad Request: the request body is not framed correctly',
+      );
+    default:
+      return rawAnswer(
+        400,
+        'Bad Request',
+        -32600,
+        'Bad Request: the request is not valid HTTP/1.1',
+      );
   }
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method ?? 'GET',
-    headers,
-    signal,
-    ...(body !== undefined ? { body: body.toString('utf8') } : {}),
-  });
 }
 
-async function send(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  if (!response.headers.get('content-type')?.includes('text/event-stream')) {
-    // One JSON message: write it whole rather than streaming it chunk by chunk.
-    res.end(Buffer.from(await response.arrayBuffer()));
-    return;
-  }
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
-  }
-  res.end();
+function json(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+  res.end(body);
 }
 
 export async function listenNode(
-  handle: (request: Request) => Promise<Response>,
+  endpoint: HttpEndpoint,
   options: NodeListenOptions,
 ): Promise<NodeListener> {
-  const server = createServer((req, res) => {
-    const aborter = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) aborter.abort();
-    });
-    const origin = `http://${req.headers.host ?? `${options.host}:${options.port}`}`;
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    const respond =
-      pathname === options.path || options.alsoServe?.includes(pathname) === true
-        ? toRequest(req, origin, aborter.signal, options.maxBodyBytes).then((request) =>
-            request instanceof Response ? request : handle(request),
-          )
-        : Promise.resolve(new Response('Not Found', { status: 404 }));
-    respond
-      .then((response) => send(response, res))
-      .catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(aborter.signal.aborted ? undefined : `Internal Server Error: ${String(error)}`);
-      });
+  const { limits } = options;
+  let draining = false;
+  /** Requests whose answer is not finished. */
+  let inFlight = 0;
+  let lastArrival = 0;
+  let probed = false;
+  let unreadySeen = false;
+  const sockets = new Set<Socket>();
+  const refused = new WeakSet<Socket>();
+  const idle = new Set<() => void>();
+  const handle = createNodeHandler(endpoint, { draining: () => draining });
+
+  const finished = () => {
+    inFlight--;
+    if (inFlight === 0) for (const wake of idle) wake();
+  };
+
+  const server = createServer(
+    {
+      // Node enforces its timeouts on this beat: a 30 s default would let a 1 s headersTimeout
+      // run for 30 s.
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(30_000, Math.floor(limits.headersTimeoutMs / 2)),
+      ),
+      // Checked below, so the refusal is JSON-RPC like every other.
+      requireHostHeader: false,
+    },
+    (req: IncomingMessage, res: ServerResponse) => serve(req, res),
+  );
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (refused.has(req.socket)) {
+      return json(
+        res,
+        503,
+        errorJson(
+          -32000,
+          'Service Unavailable: this server has as many connections as it may; try again',
+        ),
+        { 'retry-after': '1', connection: 'close' },
+      );
+    }
+    const path = pathOf(req.url);
+    if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+      return json(
+        res,
+        400,
+        errorJson(-32600, 'Bad Request: an HTTP/1.1 request needs a Host header'),
+        { connection: 'close' },
+      );
+    }
+    if (options.readinessPath !== false && path === options.readinessPath) {
+      probed = true;
+      if (draining) unreadySeen = true;
+      return json(
+        res,
+        draining ? 503 : 200,
+        JSON.stringify({ status: draining ? 'draining' : 'ready' }),
+        draining ? { connection: 'close' } : {},
+      );
+    }
+    if (path !== options.path && options.alsoServe?.includes(path) !== true) {
+      return json(
+        res,
+        404,
+        errorJson(-32601, `Not Found: this server serves MCP at ${options.path}`),
+        draining ? { connection: 'close' } : {},
+      );
+    }
+    inFlight++;
+    lastArrival = Date.now();
+    res.once('close', finished);
+    if (draining) res.setHeader('connection', 'close');
+    void handle(req, res);
+  };
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    if (sockets.size > limits.maxConnections) {
+      // Its first request is answered `503`; a connection that sends none is not kept waiting.
+      refused.add(socket);
+      socket.setTimeout(1_000, () => socket.destroy());
+    }
   });
+  // `Expect: 100-continue`: a body that will not fit is refused before it is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isSafeInteger(declared) && declared > endpoint.limits.maxBodyBytes) {
+      return json(
+        res,
+        413,
+        errorJson(
+          -32600,
+          `Request body too large: the limit is ${endpoint.limits.maxBodyBytes} bytes`,
+        ),
+        { connection: 'close' },
+      );
+    }
+    res.writeContinue();
+    serve(req, res);
+  });
+  // CONNECT (a proxy's tunnel) is no request this server serves.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawAnswer(405, 'Method Not Allowed', -32000, 'Method not allowed: CONNECT'));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorAnswer(error));
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  const until = (condition: () => boolean, deadline: number, step = 25) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (condition() || Date.now() >= deadline) {
+          clearInterval(timer);
+          idle.delete(check);
+          resolve();
+        }
+      };
+      const timer = setInterval(check, step);
+      idle.add(check);
+      check();
+    });
+
+  let closing: Promise<void> | undefined;
+  const close = async (graceMs: number): Promise<void> => {
+    const started = Date.now();
+    const deadline = started + graceMs;
+    draining = true;
+    // Calls waiting on a person fail now, with a JSON-RPC error their clients can act on.
+    endpoint.drain();
+    // Readiness turns 503 first: a load balancer that checks it stops sending here, and the
+    // listener stays open until it has (half the grace at most), so nothing it sent is refused.
+    // Nobody ever asked for readiness: nobody is waiting to hear it.
+    if (probed) {
+      await until(
+        () => unreadySeen && Date.now() - lastArrival >= SETTLE_MS,
+        Math.min(deadline, started + graceMs / 2),
+      );
+    }
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await until(() => inFlight === 0, deadline);
+    await endpoint.close();
+    server.closeAllConnections();
+    for (const socket of sockets) socket.destroy();
+    await stopped;
+  };
+
   return {
     url: `http://${host}:${port}${options.path}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}) => {
+      if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
+        return Promise.reject(
+          new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`),
+        );
+      }
+      closing ??= close(graceMs);
+      return closing;
+    },
   };
 }

@@ -39,8 +39,11 @@ export interface ModernTransport {
   headers?: HeaderReader;
   /** A principal the host already authenticated. */
   authInfo?: AuthInfo | undefined;
-  /** Aborted when the client cancels the request or goes away. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the client cancels the request or goes away. Read only when needed (it may be a
+   * getter that makes the signal then), so pass it on by getter, never by copying.
+   */
+  readonly signal: AbortSignal;
   /** Send a notification related to the request (progress, log). */
   notify(message: JsonRpcOut): void;
 }
@@ -308,7 +311,9 @@ export class ModernDispatcher {
       inputResponses,
       requestState,
       request,
-      signal: transport.signal,
+      get signal() {
+        return transport.signal;
+      },
       log: async (level, data) => {
         const wanted = envelope.logLevel;
         if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel))

@@ -5,14 +5,31 @@
  * enough, and costs microseconds where SHA-256 would need a second engine or an await.
  */
 
-/** JSON with object keys sorted at every depth, so equal values give equal text. */
+/**
+ * JSON with object keys sorted at every depth, so equal values give equal text. (Plain loops
+ * and one string: this runs on every ask of every round.)
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) text += ',';
+      text += canonicalJson(value[index]);
+    }
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, the order canonical JSON wants.
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
 }
 
 const FNV_OFFSET_HIGH = 0xcbf29ce4;

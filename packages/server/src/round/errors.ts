@@ -5,6 +5,7 @@ import {
   InvalidRequestStateError,
   JSON_RPC_ERROR_CODES,
   ParleyError,
+  SessionClosedError,
   ToolResult,
   UnsupportedCapabilityError,
   UrlElicitationRequiredError,
@@ -13,7 +14,6 @@ import {
   type HandlerKind,
   type JsonRpcErrorObject,
 } from '@parley/core';
-import { ProtocolError } from '@modelcontextprotocol/server';
 
 /**
  * The one funnel every failure of a round goes through: it is reported (to `onError`) once,
@@ -26,7 +26,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
  * | URL elicitation required, handshake era            | `-32042`                 | `-32042`         |
  * | missing client capability, modern era              | `-32021`                 | `-32021`         |
  * | missing client capability, handshake era           | `isError` result         | `-32603`         |
- * | an SDK `ProtocolError` (resource not found, …)     | that error               | that error       |
+ * | a `WireError` or SDK `ProtocolError` (not found, …) | that error               | that error       |
  * | anything else the author's code threw              | `isError` result         | `-32603`         |
  *
  * MCP wants a tool's own failures as results the model can read; a 2026-only code never goes to
@@ -56,6 +56,34 @@ export class RoundFault extends ParleyError {
   }
 }
 
+/**
+ * A JSON-RPC error of the protocol's own (a name nothing is registered under…), raised by the
+ * round without the SDK, which the modern path never loads.
+ */
+export class WireError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'WireError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The brands the SDK stamps on its errors (a registry symbol, the same in every copy). */
+const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
+
+/** A {@link WireError}, or the SDK's `ProtocolError` an author threw, known by its brand. */
+export function isProtocolError(
+  error: unknown,
+): error is { code: number; message: string; data?: unknown } {
+  if (error instanceof WireError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const brands = (error as { [SDK_ERROR_BRANDS]?: unknown })[SDK_ERROR_BRANDS];
+  return brands instanceof Set && brands.has('mcp.ProtocolError');
+}
+
 /** Errors that are about the protocol, not the work: a JSON-RPC error even from a tool. */
 function isProtocolLevel(error: unknown): error is ParleyError {
   return (
@@ -64,6 +92,9 @@ function isProtocolLevel(error: unknown): error is ParleyError {
     error instanceof InvalidInputResponsesError ||
     error instanceof InvalidRequestStateError ||
     error instanceof RoundFault ||
+    // A request to the client abandoned because its session went away (or the server drains):
+    // the client is told as a JSON-RPC error, so it fails fast and may retry elsewhere.
+    error instanceof SessionClosedError ||
     // No model can fix an outage by calling again, and where the store lives stays on the server.
     (error instanceof ParleyError && error.code === 'store_unavailable') ||
     // Handshake era: `-32042`, which the client answers by sending the user to the pages (on
@@ -77,7 +108,10 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function sdkError(error: ProtocolError, era: Era): JsonRpcErrorObject {
+function sdkError(
+  error: { code: number; message: string; data?: unknown },
+  era: Era,
+): JsonRpcErrorObject {
   // The retired -32002 (resource not found) is -32602 on the modern wire.
   const code =
     era === 'modern' && error.code === -32002 ? JSON_RPC_ERROR_CODES.invalidParams : error.code;
@@ -90,7 +124,7 @@ function sdkError(error: ProtocolError, era: Era): JsonRpcErrorObject {
 
 /** Map a failure to what the client gets. Does not report it. */
 export function mapFailure(error: unknown, site: FailureSite): RoundFailure {
-  if (error instanceof ProtocolError) return { kind: 'error', error: sdkError(error, site.era) };
+  if (isProtocolError(error)) return { kind: 'error', error: sdkError(error, site.era) };
   if (isProtocolLevel(error))
     return { kind: 'error', error: toJsonRpcError(error, { era: site.era }) };
   const isTool = site.kind === 'tool';
@@ -108,9 +142,4 @@ export function mapFailure(error: unknown, site: FailureSite): RoundFailure {
 /** A tool failure as the result the model reads. */
 export function toolError(error: unknown): ToolResult {
   return new ToolResult({ content: [{ type: 'text', text: errorText(error) }], isError: true });
-}
-
-/** The SDK error that carries a mapped failure to a handshake-era client. */
-export function toProtocolError(error: JsonRpcErrorObject): ProtocolError {
-  return new ProtocolError(error.code, error.message, error.data);
 }

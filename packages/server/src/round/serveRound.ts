@@ -15,7 +15,6 @@ import {
   type InputResponses,
   type ReadResourceResult,
 } from '@parley/core';
-import { ProtocolError } from '@modelcontextprotocol/server';
 import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
@@ -27,7 +26,7 @@ import { screenAnswers, type AskedRecord } from './asked.ts';
 import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
 import { FlowReplay } from './replay.ts';
 import { suspensions, swallowedSuspension } from './suspension.ts';
-import { RoundFault, mapFailure, toolError, type FailureSite } from './errors.ts';
+import { RoundFault, isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { authorStateOf, finishAsk } from './finishAsk.ts';
 import { limitProblem } from './limits.ts';
 import { answerProblem, problemOf, reaskRequest, type AnswerProblem } from './reask.ts';
@@ -341,7 +340,9 @@ async function runRound(
           : JSON.stringify(envelope.state.value),
     state: await stateOf(target, envelope),
     maxReasks: reaskBudget(runtime, target),
-    signal: req.signal,
+    get signal() {
+      return req.signal;
+    },
     push,
     ...(req.startTask !== undefined ? { startTask: req.startTask } : {}),
     log: req.log,
@@ -386,12 +387,15 @@ async function runRound(
       throw error;
     }
   };
+  // Without middleware there is no chain to build, nor a context for it.
   const result = target.normalise(
-    await runMiddleware(
-      runtime.middleware,
-      middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
-      terminal,
-    ),
+    runtime.middleware.length === 0
+      ? await terminal()
+      : await runMiddleware(
+          runtime.middleware,
+          middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
+          terminal,
+        ),
   );
 
   const ask = askOf(result);
@@ -469,7 +473,7 @@ async function finishComplete(
  * It is never an `isError` tool result, which would show the model the server's internals.
  */
 function serverFault(error: unknown): never {
-  if (error instanceof ParleyError || error instanceof ProtocolError) throw error;
+  if (error instanceof ParleyError || isProtocolError(error)) throw error;
   throw new RoundFault('Internal error', { cause: error });
 }
 

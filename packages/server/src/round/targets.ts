@@ -5,7 +5,6 @@ import {
   type InputRequiredResult,
   type ReadResourceResult,
 } from '@parley/core';
-import { ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, HandlerInfo } from '@parley/core';
 import type { PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
 
@@ -20,6 +19,7 @@ import { toPromptResult, toResourceResult, toToolResult } from '../results.ts';
 import { splitArguments } from '../fallback/askArguments.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import type { AskedRecord } from './asked.ts';
+import { WireError } from './errors.ts';
 
 /**
  * What one `tools/call`, `prompts/get` or `resources/read` is for, resolved from its params: the
@@ -74,26 +74,53 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The parts of a tool's target that do not depend on the request. */
+type ToolParts = Pick<
+  RoundTarget,
+  'handler' | 'check' | 'run' | 'normalise' | 'declaredAsks' | 'options' | 'tool'
+>;
+
+/** Made once per tool, not per round: the same closures and records serve every call. */
+const toolParts = new WeakMap<ToolDefinition, ToolParts>();
+
+function partsOf(tool: ToolDefinition): ToolParts {
+  let parts = toolParts.get(tool);
+  if (parts === undefined) {
+    const hasOutputSchema = tool.options.outputSchema !== undefined;
+    parts = {
+      handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+      check: async (value) =>
+        tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
+      run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
+      normalise: (value) => toToolResult(value, hasOutputSchema),
+      declaredAsks: tool.declaredAsks,
+      options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },
+      tool,
+    };
+    toolParts.set(tool, parts);
+  }
+  return parts;
+}
+
 function toolTarget(
   tool: ToolDefinition,
   params: Record<string, unknown>,
   capabilities: ClientCapabilities,
 ): RoundTarget {
-  const hasOutputSchema = tool.options.outputSchema !== undefined;
+  const parts = partsOf(tool);
   const args = params.arguments;
   const { own, answers } = splitArguments(args ?? {}, tool.fallback, capabilities);
   return {
-    handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
+    handler: parts.handler,
     middlewareParams: { name: tool.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: own,
     askArguments: answers,
-    check: async (value) =>
-      tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
-    run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
-    normalise: (value) => toToolResult(value, hasOutputSchema),
-    declaredAsks: tool.declaredAsks,
-    options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },
+    check: parts.check,
+    run: parts.run,
+    normalise: parts.normalise,
+    declaredAsks: parts.declaredAsks,
+    options: parts.options,
     tool,
   };
 }
@@ -153,13 +180,13 @@ export function resolveTarget(
   if (method === 'tools/call') {
     const name = params.name as string;
     const tool = runtime.tools.get(name);
-    if (tool === undefined) throw new ProtocolError(-32602, `Tool ${name} not found`);
+    if (tool === undefined) throw new WireError(-32602, `Tool ${name} not found`);
     return toolTarget(tool, params, capabilities);
   }
   if (method === 'prompts/get') {
     const name = params.name as string;
     const prompt = runtime.prompts.get(name);
-    if (prompt === undefined) throw new ProtocolError(-32602, `Prompt ${name} not found`);
+    if (prompt === undefined) throw new WireError(-32602, `Prompt ${name} not found`);
     return promptTarget(prompt, params);
   }
   const uri = params.uri as string;
@@ -187,7 +214,7 @@ export function resolveTarget(
       async (ctx) => template.handler(new URL(uri), variables, ctx),
     );
   }
-  throw new ResourceNotFoundError(uri);
+  throw new WireError(-32602, `Resource not found: ${uri}`, { uri });
 }
 
 /**

@@ -38,6 +38,22 @@ export interface SessionOptions {
   authInfo?: AuthInfo | undefined;
   /** Why server-initiated requests cannot reach this session's client, if they cannot. */
   pushUnavailable?: (() => ParleyError) | undefined;
+  /** Who follows the session's calls, so it can abandon them when the session goes away. */
+  calls?: CallTracker | undefined;
+}
+
+/** Follows the calls of one session (see `http/sessions.ts`). */
+export interface CallTracker {
+  begin(): TrackedCall;
+}
+
+/** One call in flight. */
+export interface TrackedCall {
+  /** Aborted, with the reason as a Parley error, when the call is abandoned. */
+  signal: AbortSignal;
+  /** Marks the call as waiting on the client while `pending` is. */
+  waitOn<T>(pending: Promise<T>): Promise<T>;
+  end(): void;
 }
 
 /**
@@ -65,10 +81,27 @@ function facts(
   };
 }
 
-function pushChannel(server: Server, ctx: ServerContext, options: SessionOptions): PushChannel {
+function pushChannel(
+  server: Server,
+  ctx: ServerContext,
+  options: SessionOptions,
+  call: TrackedCall | undefined,
+): PushChannel {
   const unavailable = options.pushUnavailable;
-  const send = (method: string, params: unknown, wait: { timeout: number; signal: AbortSignal }) =>
-    ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+  const send = async (
+    method: string,
+    params: unknown,
+    wait: { timeout: number; signal: AbortSignal },
+  ) => {
+    const pending = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+    try {
+      return await (call === undefined ? pending : call.waitOn(pending));
+    } catch (error) {
+      // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
+      if (call?.signal.aborted === true) throw call.signal.reason;
+      throw error;
+    }
+  };
   return {
     elicit: (params, wait) => send('elicitation/create', params, wait),
     sample: async (params, wait) => {
@@ -84,6 +117,12 @@ function pushChannel(server: Server, ctx: ServerContext, options: SessionOptions
       return (result as { roots: Root[] }).roots;
     },
     completeElicitation: (id) => server.createElicitationCompletionNotifier(id)(),
+    closeStream: () => {
+      const close = ctx.http?.closeSSE;
+      if (close === undefined) return false;
+      close();
+      return true;
+    },
     ...(unavailable !== undefined ? { unavailable: () => unavailable() } : {}),
   };
 }
@@ -137,45 +176,58 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
   const connection = `connection-${crypto.randomUUID()}`;
 
+  const serveCall = (
+    method: RoundMethod,
+    params: Record<string, unknown>,
+    ctx: ServerContext,
+    call: TrackedCall | undefined,
+  ): Promise<RoundReply> => {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const round: RoundRequest = {
+      method,
+      params,
+      // Handshake-era clients do not retry with answers: ctx.ask awaits them within the run.
+      inputResponses: undefined,
+      requestState: undefined,
+      request: facts(server, ctx, method, authInfo),
+      signal:
+        call === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, call.signal]),
+      log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
+      progress:
+        progressToken === undefined
+          ? undefined
+          : (progress, total, message) =>
+              ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: {
+                  progressToken,
+                  progress,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message !== undefined ? { message } : {}),
+                },
+              }),
+      push: pushChannel(server, ctx, options, call),
+      projectToolResult: (result, outputJsonSchema) =>
+        server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
+    };
+    return method === 'tools/call'
+      ? serveToolCall(runtime, round, {
+          era: 'handshake',
+          task: params.task,
+          session: ctx.sessionId ?? connection,
+        })
+      : serveRound(runtime, round);
+  };
+
   const round = (method: RoundMethod) =>
     server.setRequestHandler(method, async (request, ctx) => {
-      const progressToken = ctx.mcpReq._meta?.progressToken;
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
-      const round: RoundRequest = {
-        method,
-        params,
-        // Handshake-era clients do not retry with answers: ctx.ask awaits them within the run.
-        inputResponses: undefined,
-        requestState: undefined,
-        request: facts(server, ctx, method, authInfo),
-        signal: ctx.mcpReq.signal,
-        log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
-        progress:
-          progressToken === undefined
-            ? undefined
-            : (progress, total, message) =>
-                ctx.mcpReq.notify({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken,
-                    progress,
-                    ...(total !== undefined ? { total } : {}),
-                    ...(message !== undefined ? { message } : {}),
-                  },
-                }),
-        push: pushChannel(server, ctx, options),
-        projectToolResult: (result, outputJsonSchema) =>
-          server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
-      };
-      const reply =
-        method === 'tools/call'
-          ? await serveToolCall(runtime, round, {
-              era: 'handshake',
-              task: params.task,
-              session: ctx.sessionId ?? connection,
-            })
-          : await serveRound(runtime, round);
-      return settle(reply);
+      const call = options.calls?.begin();
+      try {
+        return settle(await serveCall(method, params, ctx, call));
+      } finally {
+        call?.end();
+      }
     });
 
   const list = (method: ListMethod) =>

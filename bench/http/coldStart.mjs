@@ -1,0 +1,48 @@
+// Cold start of one contender, run with plain `node` (no loader), packages from their built
+// `dist`: import everything, build the booking server, listen, and report the URL over IPC. The
+// parent times from spawn to the first modern response. `parley` or `sdk`.
+const kind = process.argv[2];
+const { z } = await import('zod');
+const destination = z.object({ destination: z.string() });
+
+let url;
+if (kind === 'parley') {
+  const { ParleyServer, elicitRequest, inputRequired } = await import('@parley/server');
+  const mcp = new ParleyServer({ name: 'booking', onWarning: () => {} });
+  const ask = elicitRequest('Where would you like to fly?', destination);
+  mcp.tool('book_flight', (_args, ctx) => {
+    const where = ctx.answer('destination', ask);
+    if (where === undefined) return inputRequired({ inputRequests: { destination: ask } });
+    return `Booked a flight to ${where.action === 'accept' ? where.data.destination : '?'}`;
+  });
+  url = (await mcp.run({ transport: 'http', port: 0 })).url;
+} else {
+  const [{ createServer }, { toNodeHandler }, sdk] = await Promise.all([
+    import('node:http'),
+    import('@modelcontextprotocol/node'),
+    import('@modelcontextprotocol/server'),
+  ]);
+  const build = () => {
+    const server = new sdk.McpServer({ name: 'booking', version: '1.0.0' });
+    server.registerTool('book_flight', { inputSchema: z.object({}) }, async (_args, ctx) => {
+      const where = sdk.acceptedContent(ctx.mcpReq.inputResponses, 'destination', destination);
+      if (where === undefined) {
+        return sdk.inputRequired({
+          inputRequests: {
+            destination: sdk.inputRequired.elicit({
+              message: 'Where would you like to fly?',
+              requestedSchema: destination,
+            }),
+          },
+        });
+      }
+      return { content: [{ type: 'text', text: `Booked a flight to ${where.destination}` }] };
+    });
+    return server;
+  };
+  const server = createServer(toNodeHandler(sdk.createMcpHandler(build, { legacy: 'reject' })));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${server.address().port}/mcp`;
+}
+process.send({ url });
+process.on('message', () => process.exit(0));

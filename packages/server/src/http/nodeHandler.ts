@@ -1,0 +1,249 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { readNodeBody } from './bodyReader.ts';
+import { nodeHeaders, unreadableReply, type HttpEndpoint } from './httpEndpoint.ts';
+import { SSE_HEADERS, type EventSink, type Inbound, type Reply, type Responder } from './wire.ts';
+
+/**
+ * `node:http` straight into the endpoint: the body is read as one buffer, the answer written
+ * with one `res.end`. No web `Request` or `Response` is made for a modern request; the
+ * handshake era's SDK transport gets a `Request` built on demand.
+ */
+
+/** A `(req, res)` handler, as Express, Fastify (`reply.raw`) and `node:http` call it. */
+export type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  /** A body the host already parsed (Fastify's `request.body`); a function (Express' `next`) is ignored. */
+  parsedBody?: unknown,
+) => Promise<void>;
+
+export interface NodeHandlerOptions {
+  /** `true` while the server drains: answers then carry `Connection: close`. */
+  draining?: () => boolean;
+}
+
+const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The path of a request target (origin-form or absolute-form), without its query; never throws. */
+export function pathOf(target: string | undefined): string {
+  if (target === undefined || target.length === 0) return '/';
+  let path = target;
+  if (!path.startsWith('/')) {
+    // absolute-form (`http://host/path`), or something that is not a path at all
+    const scheme = path.indexOf('://');
+    if (scheme < 0) return path === '*' ? '*' : '/';
+    const slash = path.indexOf('/', scheme + 3);
+    path = slash < 0 ? '/' : path.slice(slash);
+  }
+  const end = path.search(/[?#]/);
+  return end < 0 ? path : path.slice(0, end);
+}
+
+/** The origin a request names, usable in a URL: its `Host` when that is a host, else localhost. */
+function originOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  if (host !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(host) && URL.canParse(`http://${host}`)) {
+    return `http://${host}`;
+  }
+  return 'http://localhost';
+}
+
+/** The request as a web `Request` (headers only: the body has been read already). */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A header the fetch API refuses to carry is not one the SDK needs.
+    }
+  }
+  const origin = originOf(req);
+  const path = pathOf(req.url);
+  const url = URL.canParse(`${origin}${path}`) ? `${origin}${path}` : `${origin}/`;
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+  });
+}
+
+function preParsed(req: IncomingMessage, given: unknown): Inbound['body'] {
+  if (given !== undefined && typeof given !== 'function') return asBody(given);
+  // A body parser (Express' `express.json()`) consumed the stream and left the result.
+  const body = (req as { body?: unknown }).body;
+  if (body !== undefined && (req.readableEnded || (req as { _body?: unknown })._body === true)) {
+    return asBody(body);
+  }
+  return undefined;
+}
+
+function asBody(value: unknown): Inbound['body'] {
+  if (typeof value === 'string') return { text: value };
+  if (Buffer.isBuffer(value)) return { text: value.toString('utf8') };
+  return { parsed: value };
+}
+
+function writeReply(res: ServerResponse, reply: Reply, close: boolean): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.json !== undefined) headers['content-type'] = 'application/json';
+  if (close) headers.connection = 'close';
+  if (reply.json === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  headers['content-length'] = String(Buffer.byteLength(reply.json));
+  res.writeHead(reply.status, headers);
+  res.end(reply.json);
+}
+
+/** Write a web `Response` (an SDK stream, say), cancelling it if the client goes away. */
+async function pipeResponse(
+  res: ServerResponse,
+  response: Response,
+  close: boolean,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  if (close) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const stream = headers['content-type']?.startsWith('text/event-stream') === true;
+  // A stream's headers go out now: the client is waiting for them before the first event.
+  if (stream) res.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.once('drain', go);
+          res.once('close', go);
+        });
+      }
+      if (res.destroyed) break;
+    }
+  } catch {
+    // The stream failed or was cancelled: end what was sent.
+  } finally {
+    res.off('close', cancel);
+    res.end();
+  }
+}
+
+/**
+ * A request's abort signal, made when first read: an `AbortController` per request is a
+ * measurable share of a modern round, and most rounds never look at their signal.
+ */
+class ClientGone {
+  #controller: AbortController | undefined;
+  #gone = false;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#gone = true;
+    this.#controller?.abort();
+  }
+}
+
+function nodeResponder(res: ServerResponse, closing: () => boolean): Responder {
+  return {
+    send: (reply) => writeReply(res, reply, closing()),
+    web: (response) => void pipeResponse(res, response, closing()),
+    events: (headers): EventSink => {
+      res.writeHead(200, {
+        ...SSE_HEADERS,
+        ...headers,
+        ...(closing() ? { connection: 'close' } : {}),
+      });
+      res.flushHeaders();
+      return {
+        write: (text) => {
+          if (!res.destroyed) res.write(text);
+        },
+        end: () => res.end(),
+      };
+    },
+  };
+}
+
+export function createNodeHandler(
+  endpoint: HttpEndpoint,
+  options: NodeHandlerOptions = {},
+): NodeHandler {
+  const draining = options.draining ?? (() => false);
+  const { maxBodyBytes } = endpoint.limits;
+  // Not a static import: the fetch handler's module graph (edge bundles) must name no `node:*`.
+  const { isUtf8 } = process.getBuiltinModule('node:buffer');
+  return async (req, res, parsedBody) => {
+    const gone = new ClientGone();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const closing = () => draining() || res.getHeader('connection') === 'close';
+    const responder = nodeResponder(res, closing);
+    const method = req.method ?? 'GET';
+    let body = preParsed(req, parsedBody);
+    if (body === undefined && METHODS_WITH_BODY.has(method)) {
+      const read = await readNodeBody(req, maxBodyBytes, endpoint.budget);
+      if (read.kind !== 'body') {
+        return writeReply(
+          res,
+          unreadableReply(read, maxBodyBytes),
+          closing() || read.kind === 'too-large',
+        );
+      }
+      // The bytes were held while they arrived; decoded, they are the request's own.
+      endpoint.budget.give(read.bytes.byteLength);
+      if (!isUtf8(read.bytes)) {
+        return writeReply(
+          res,
+          unreadableReply(
+            { kind: 'unreadable', reason: 'the body is not valid UTF-8' },
+            maxBodyBytes,
+          ),
+          closing(),
+        );
+      }
+      body = { text: read.bytes.toString('utf8') };
+    }
+    let request: Request | undefined;
+    await endpoint.serve(
+      {
+        method,
+        headers: nodeHeaders(req.headers),
+        body,
+        get signal() {
+          return gone.signal;
+        },
+        toRequest: () => (request ??= toRequest(req, gone.signal)),
+      },
+      responder,
+    );
+  };
+}

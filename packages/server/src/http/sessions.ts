@@ -1,0 +1,339 @@
+import { SessionClosedError, type SessionCloseReason } from '@parley/core';
+import type {
+  AuthInfo,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+
+import type { ServerRuntime } from '../runtime.ts';
+import { loadSdk, loadSessionServer } from '../sdk/load.ts';
+import type { CallTracker } from '../sdk/sessionServer.ts';
+import { sessionEventStore, type EventStore } from './eventStore.ts';
+import type { EndpointLimits } from './limits.ts';
+import { errorReply, type Reply } from './wire.ts';
+
+/**
+ * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on the
+ * SDK's streamable HTTP transport, and what keeps them bounded:
+ *
+ * - at most `maxSessions` at once (`503` with `Retry-After` past it);
+ * - a sweep on a timer (unref'd, so it never keeps a process alive) that closes a session with
+ *   no call in flight and no request for `sessionIdleTimeoutMs`; a call whose stream the client
+ *   reads (one waiting for the user, say) keeps its session in use, however long the user takes;
+ * - a session whose calls lost their stream, and got none back within `streamResumeWindowMs`,
+ *   is closed, and its calls learn it at once: a pending `ctx.elicit()` rejects with a
+ *   `SessionClosedError` instead of waiting out its timeout;
+ * - with an event store, every SSE event has an id, each POST stream opens with a priming event
+ *   and a `retry`, and a client that reconnects with `Last-Event-ID` gets what it missed.
+ */
+
+/** One call in flight on a session. */
+interface Call {
+  controller: AbortController;
+  /** How many requests to the client it is waiting on. */
+  waiting: number;
+}
+
+interface Session {
+  id: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  /** Who opened it: only they may use it. */
+  principal: string | undefined;
+  lastSeen: number;
+  /** Streams of this session's calls the client is reading now. */
+  streams: number;
+  /** Since when it has had calls in flight and no stream. */
+  detachedSince: number | undefined;
+  calls: Set<Call>;
+  closing: boolean;
+  /** Its view of the event store (`undefined`: streams are not resumable). */
+  events: EventStore | undefined;
+}
+
+export interface SessionsOptions {
+  limits: EndpointLimits;
+  /** `undefined`: streams are not resumable. */
+  eventStore: EventStore | undefined;
+  now?: () => number;
+}
+
+/** The SDK transport's id for a session's `GET` notification stream. */
+const STANDALONE_STREAM_ID = '_GET_stream';
+
+/** How long a client refused for lack of room is told to wait. */
+const FULL_RETRY_AFTER_SECONDS = 5;
+
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+}
+
+export class HandshakeSessions {
+  readonly #runtime: ServerRuntime;
+  readonly #limits: EndpointLimits;
+  readonly #eventStore: EventStore | undefined;
+  readonly #now: () => number;
+  readonly #sessions = new Map<string, Session>();
+  /** Sessions being initialised: they count against the bound too. */
+  #opening = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #draining = false;
+  #closed = false;
+
+  constructor(runtime: ServerRuntime, options: SessionsOptions) {
+    this.#runtime = runtime;
+    this.#limits = options.limits;
+    this.#eventStore = options.eventStore;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Open a session with its `initialize` request. */
+  async open(
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Response | Reply> {
+    if (this.#closed || this.#draining) {
+      return errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
+        'retry-after': '1',
+      });
+    }
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep();
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
+      return errorReply(
+        503,
+        -32000,
+        `Service Unavailable: this server has as many sessions open as it may (${this.#limits.maxSessions}); try again later`,
+        { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+      );
+    }
+    this.#opening++;
+    try {
+      const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
+      const session: Session = {
+        id: '',
+        transport: undefined as never,
+        server: undefined as never,
+        principal: authInfo?.clientId,
+        lastSeen: this.#now(),
+        streams: 0,
+        detachedSince: undefined,
+        calls: new Set(),
+        closing: false,
+        events: undefined,
+      };
+      // Known before the transport issues it, so the event store's view can name it.
+      const sessionId = crypto.randomUUID();
+      session.events =
+        this.#eventStore === undefined
+          ? undefined
+          : sessionEventStore(this.#eventStore, () => sessionId);
+      session.transport = new sdk.WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => sessionId,
+        onsessioninitialized: (id) => {
+          session.id = id;
+          this.#sessions.set(id, session);
+          this.#startSweeping();
+        },
+        onsessionclosed: () => void this.#end(session, 'deleted'),
+        maxRequestBodySize: this.#limits.maxBodyBytes,
+        ...(session.events !== undefined
+          ? { eventStore: session.events, retryInterval: this.#limits.sseRetryMs }
+          : {}),
+      });
+      session.server = buildSessionServer(this.#runtime, {
+        authInfo,
+        calls: this.#tracker(session),
+      });
+      await session.server.connect(session.transport);
+      const response = await session.transport.handleRequest(request, {
+        parsedBody,
+        ...(authInfo !== undefined ? { authInfo } : {}),
+      });
+      // Refused before it began (a bad Accept header, say): nothing to keep.
+      if (session.id === '') void session.server.close();
+      return this.#follow(session, response);
+    } finally {
+      this.#opening--;
+    }
+  }
+
+  /** Serve a request of an open session (a call, an answer, its GET stream, its `DELETE`). */
+  async serve(
+    id: string,
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Response | Reply> {
+    const session = this.#sessions.get(id);
+    // Another principal's session reads as unknown: its id says nothing to anyone else.
+    if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
+      return errorReply(404, -32001, 'Session not found');
+    }
+    session.lastSeen = this.#now();
+    const ofCall = request.method === 'POST' || (await this.#resumesCall(session, request));
+    const response = await session.transport.handleRequest(request, {
+      ...(parsedBody !== undefined ? { parsedBody } : {}),
+      ...(authInfo !== undefined ? { authInfo } : {}),
+    });
+    if (ofCall) return this.#follow(session, response);
+    // A notification stream (re)opened while the server drains would hold the drain open for
+    // the whole grace: it ends at once, as `drain()` ended the ones open then.
+    if (this.#draining && request.method === 'GET') session.transport.closeStandaloneSSEStream();
+    return response;
+  }
+
+  /**
+   * Does this `GET` resume a call's stream (rather than open or resume the session's
+   * notification stream, which says nothing about whether the client is still there)?
+   */
+  async #resumesCall(session: Session, request: Request): Promise<boolean> {
+    const lastEventId = request.headers.get('last-event-id');
+    if (request.method !== 'GET' || lastEventId === null || session.events === undefined) {
+      return false;
+    }
+    const streamId = await session.events.getStreamIdForEventId(lastEventId).catch(() => undefined);
+    return streamId !== undefined && streamId !== STANDALONE_STREAM_ID;
+  }
+
+  /**
+   * The server is draining: calls waiting on their client get a `SessionClosedError` now, so
+   * their clients fail fast and can retry elsewhere, and every session's notification stream
+   * closes. Calls that are working finish; new sessions are refused.
+   */
+  drain(): void {
+    this.#draining = true;
+    for (const session of this.#sessions.values()) {
+      for (const call of session.calls) if (call.waiting > 0) this.#abandon(session, call);
+      session.transport.closeStandaloneSSEStream();
+    }
+  }
+
+  /** Calls in flight, on every session. */
+  get callsInFlight(): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) count += session.calls.size;
+    return count;
+  }
+
+  /** Close every session; their calls are abandoned. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await Promise.allSettled([...this.#sessions.values()].map((s) => this.#end(s, 'shutdown')));
+  }
+
+  #abandon(session: Session, call: Call): void {
+    call.controller.abort(new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
+  }
+
+  #tracker(session: Session): CallTracker {
+    return {
+      begin: () => {
+        const call: Call = { controller: new AbortController(), waiting: 0 };
+        session.calls.add(call);
+        return {
+          signal: call.controller.signal,
+          waitOn: async (pending) => {
+            if (this.#draining) this.#abandon(session, call);
+            call.waiting++;
+            try {
+              return await pending;
+            } finally {
+              call.waiting--;
+            }
+          },
+          end: () => {
+            session.calls.delete(call);
+            session.lastSeen = this.#now();
+            if (session.calls.size === 0) session.detachedSince = undefined;
+          },
+        };
+      },
+    };
+  }
+
+  /** Count the client as present while it reads the stream of one of its calls. */
+  #follow(session: Session, response: Response): Response {
+    if (response.body === null || !isEventStream(response)) return response;
+    session.streams++;
+    session.detachedSince = undefined;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      session.streams--;
+      session.lastSeen = this.#now();
+      if (session.streams === 0 && session.calls.size > 0) session.detachedSince = this.#now();
+    };
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            release();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          release();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        release();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
+  #startSweeping(): void {
+    if (this.#timer !== undefined || this.#closed) return;
+    const { sessionIdleTimeoutMs, streamResumeWindowMs } = this.#limits;
+    const every = Math.min(
+      15_000,
+      Math.max(50, Math.min(sessionIdleTimeoutMs, streamResumeWindowMs) / 4),
+    );
+    this.#timer = setInterval(() => this.#sweep(), every);
+    this.#timer.unref?.();
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    for (const session of this.#sessions.values()) {
+      if (session.streams > 0) {
+        // Someone is reading: the session is in use, whatever its calls are waiting for.
+        session.lastSeen = now;
+        continue;
+      }
+      if (session.calls.size > 0) {
+        session.detachedSince ??= now;
+        if (now - session.detachedSince >= this.#limits.streamResumeWindowMs) {
+          void this.#end(session, 'stream_lost');
+        }
+        continue;
+      }
+      if (now - session.lastSeen >= this.#limits.sessionIdleTimeoutMs)
+        void this.#end(session, 'idle');
+    }
+    if (this.#sessions.size === 0 && this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  async #end(session: Session, reason: SessionCloseReason): Promise<void> {
+    if (session.closing) return;
+    session.closing = true;
+    this.#sessions.delete(session.id);
+    const error = new SessionClosedError({ reason, sessionId: session.id });
+    for (const call of session.calls) call.controller.abort(error);
+    await session.server.close().catch(() => {});
+  }
+}
