@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EventStore } from '@parley/server';
 import { ParleyServer } from '@parley/server';
@@ -8,6 +12,8 @@ import { RedisStoreError, createRedisEventStore } from '../src/index.ts';
 import { startRedis, type RedisProcess } from './helpers/redisServer.ts';
 
 const binary = inject('redisServer');
+const WRITER = fileURLToPath(new URL('./helpers/eventWriterMain.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const notification = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',
@@ -49,6 +55,28 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
     );
     expect((await replay(reader, ids.at(-1)!)).sent).toEqual([]);
   });
+
+  test('what a process that has exited stored, this process replays after its Last-Event-ID', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@parley/source', '--import', 'tsx', WRITER],
+      {
+        cwd: ROOT,
+        env: { ...process.env, REDIS_PORT: String(redis.port), STREAM: 'gone/stream', COUNT: '20' },
+      },
+    );
+    const [priming, ...ids] = JSON.parse(stdout) as string[];
+    const reader = createRedisEventStore(await redis.client());
+    expect(await reader.getStreamIdForEventId(ids[4]!)).toBe('gone/stream');
+    const { streamId, sent } = await replay(reader, ids[4]!);
+    expect(streamId).toBe('gone/stream');
+    expect(sent.map(([id]) => id)).toEqual(ids.slice(5));
+    expect(sent.map(([, message]) => message)).toEqual(
+      Array.from({ length: 15 }, (_, i) => notification(i + 5)),
+    );
+    // From the priming event: every event, never the priming event itself.
+    expect((await replay(reader, priming!)).sent).toHaveLength(20);
+  }, 60_000);
 
   test('the priming event (an empty message) is stored, resumable from, and never replayed', async () => {
     const store = createRedisEventStore(await redis.client(), { prefix: 'primed:' });
