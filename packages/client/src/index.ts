@@ -63,6 +63,7 @@ export type {
   ReadResourceResult,
   Root,
   SamplingMessage,
+  Task,
   TaskStatus,
 } from '@parley/core';
 export type { FieldDescriptor, ResponseBuilder } from '@parley/schema';

@@ -13,7 +13,7 @@ import type {
   Meta,
   Root,
   SamplingMessage,
-  TaskStatus,
+  Task,
 } from '@parley/core';
 import type { ResponseBuilder } from '@parley/schema';
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
@@ -223,20 +223,8 @@ export interface CallOptions {
   onTask?: (task: TaskHandle) => void;
 }
 
-/** What the client knows of a task at one moment. */
-export interface TaskSnapshot {
-  taskId: string;
-  status: TaskStatus;
-  /** What the server says about it: progress, what it waits for, why it ended. */
-  statusMessage?: string;
-  /** ISO 8601, as the server sent it. */
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** How long the server keeps the task after its creation; `null`: no limit. */
-  ttlMs: number | null;
-  /** How often the server wants to be polled. */
-  pollIntervalMs?: number;
-}
+/** What the client knows of a task at one moment: the task as the server last described it. */
+export type TaskSnapshot = Task;
 
 /** A call that became a task, for callers who want to watch it or cancel it. */
 export interface TaskHandle {
