@@ -332,7 +332,8 @@ describe('what the demo apps do not show (a handshake-era stdio server)', () => 
       ...server,
     ]);
     expect(JSON.parse(echo.stdout)).toEqual({ id: '0001', count: 3, urgent: false });
-  });
+    // Four CLI runs, each starting a stdio server through tsx: slow while the suite loads both cores.
+  }, 120_000);
 });
 
 describe('usage', () => {
