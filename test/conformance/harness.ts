@@ -1,8 +1,7 @@
 /**
  * Running the official conformance suite (`@modelcontextprotocol/conformance`, pinned in this
- * package) from tests, and reading what it found. The suite needs Node 22, which this package
- * installs as the `node@22` npm package; only the harness runs on it, the project itself stays
- * on Node 20.
+ * package) from tests, and reading what it found. The suite needs Node 22, which
+ * `@parley/node22` finds; only the harness runs on it, the project itself stays on Node 20.
  *
  * Verdicts come from the results the suite writes (`checks.json` per scenario), not from its
  * exit code alone: a scored scenario passes when it ran, has a successful check, and has no
@@ -10,9 +9,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { node22BinDir } from '@parley/node22';
 import { parse } from 'yaml';
 
 const packageDir = fileURLToPath(new URL('.', import.meta.url));
@@ -47,7 +47,7 @@ export async function runConformance(
   timeoutMs: number,
 ): Promise<HarnessRun> {
   const child = spawn(join(binDir, 'conformance'), [...args, '-o', outputDir], {
-    env: { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ''}` },
+    env: { ...process.env, PATH: [node22BinDir(), binDir, process.env.PATH ?? ''].join(delimiter) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

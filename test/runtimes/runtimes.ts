@@ -2,7 +2,7 @@
  * The runtimes the fetch handler claims, each serving the deployment guide's trip planner
  * (docs/examples/deployment/edge/) over its own HTTP server on 127.0.0.1, with the guide's
  * commands and configuration: Bun and Deno run the TypeScript as it is; workerd (through
- * miniflare, on the Node 22 binary of the `node` package) runs the Worker bundled once per run,
+ * miniflare, on the Node 22 binary `@parley/node22` finds) runs the Worker bundled once per run,
  * with the guide's wrangler.toml (no `nodejs_compat`). The binaries come from npm packages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { node22Path } from '@parley/node22';
 import { build } from 'esbuild';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -100,10 +101,10 @@ export function commandOf(
         ],
       ];
     case 'workerd': {
-      // miniflare needs Node 22: the binary of the `node` package, not the Node running the tests.
+      // miniflare needs Node 22, not the Node running the tests.
       const { compatibilityDate, flags } = wranglerConfig();
       return [
-        bin('node'),
+        node22Path(),
         [fixture('miniflare.mjs'), workerBundle!, compatibilityDate, flags.join(',')],
       ];
     }
