@@ -111,6 +111,19 @@ export function commandOf(
   }
 }
 
+/**
+ * Signal a runtime and everything it started. The `bun` and `deno` bins are shell scripts that
+ * run the binary as their child, so signalling the script alone would leave the runtime running
+ * after the tests; each runtime is therefore started as the leader of its own process group.
+ */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
 /** Start one runtime and wait for its `READY <port> <version>` line. */
 export async function startRuntime(
   [command, args]: [string, string[]],
@@ -122,12 +135,13 @@ export async function startRuntime(
     cwd: here,
     env: { ...process.env, REQUEST_STATE_KEY: keys.join(','), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   const ready = await new Promise<{ port: number; version: string; detail: string }>(
     (resolve, reject) => {
       const timer = setTimeout(() => {
-        child.kill('SIGKILL');
+        killGroup(child, 'SIGKILL');
         reject(new Error(`${command} did not start within ${timeoutMs} ms:\n${output}`));
       }, timeoutMs);
       const onData = (chunk: Buffer) => {
@@ -154,8 +168,8 @@ export async function startRuntime(
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      killGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
       await exited;
       clearTimeout(timer);
     },
@@ -188,12 +202,13 @@ export async function runToEnd(
     cwd: here,
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   clearTimeout(timer);
   if (code !== 0) throw new Error(`${command} exited with ${String(code)}:\n${stdout}${stderr}`);
