@@ -484,7 +484,14 @@ export class ParleyServer {
           this.#dispatcher,
         ),
       });
-      return { close: () => handle.close() };
+      return {
+        close: async () => {
+          // This process's tasks end now, saying why, not when another replica's lease check
+          // notices.
+          await this.#runtime.tasks.close();
+          await handle.close();
+        },
+      };
     }
     if (options.transport === 'http') return this.#runHttp(options);
     throw new TypeError(

@@ -199,6 +199,8 @@ export class HttpEndpoint {
   #listen: Promise<McpHttpHandler> | undefined;
   #listenHandler: McpHttpHandler | undefined;
   #stateless: Promise<LegacyHttpHandler> | undefined;
+  /** This process's tasks being marked `failed` (the server stops), once a drain began. */
+  #tasksClosed: Promise<void> | undefined;
   readonly #report: (error: unknown) => void;
 
   constructor(
@@ -280,15 +282,20 @@ export class HttpEndpoint {
 
   /**
    * Stop taking new work: calls waiting on their client get an error now, new sessions are
-   * refused, and the notification streams close (their clients reconnect elsewhere).
+   * refused, the notification streams close (their clients reconnect elsewhere), and the tasks
+   * this process runs end `failed` at once, saying the server stopped (a task cannot move to
+   * another replica, and its clients should not wait for a lease to run out to learn that).
    */
   drain(): void {
+    this.#tasksClosed ??= this.#runtime.tasks.close();
     this.#sessions.drain();
     void this.#listen?.then((handler) => handler.close()).catch(() => {});
   }
 
   /** Close every session and stream. */
   async close(): Promise<void> {
+    this.#tasksClosed ??= this.#runtime.tasks.close();
+    await this.#tasksClosed;
     await this.#sessions.close();
     const listen = this.#listen;
     if (listen !== undefined) await (await listen).close();

@@ -504,7 +504,12 @@ export class TaskEngine {
                 ? { statusMessage: record.statusMessage }
                 : {}),
             })
-          : new ParleyError('internal', `Task ${taskId} ended elsewhere (${record.status}).`),
+          : new ParleyError(
+              'internal',
+              record.status === 'failed' && record.error !== undefined
+                ? `Task ${taskId} failed: ${record.error.message}`
+                : `Task ${taskId} ended elsewhere (${record.status}).`,
+            ),
       );
       return;
     }
