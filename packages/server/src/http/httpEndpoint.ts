@@ -1,20 +1,16 @@
 import { UnsupportedCapabilityError } from '@parley/core';
-import type {
-  AuthInfo,
-  LegacyHttpHandler,
-  McpHttpHandler,
-  ServerNotifier,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, LegacyHttpHandler, ServerNotifier } from '@modelcontextprotocol/server';
 
 import { ModernDispatcher } from '../modern/dispatcher.ts';
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
 import type { HeaderReader } from '../modern/headers.ts';
-import { capabilitiesOf, type ServerRuntime } from '../runtime.ts';
+import type { ServerRuntime } from '../runtime.ts';
 import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import { createBearerGate, type BearerGate, type HttpAuthOptions } from './bearerAuth.ts';
 import { readWebBody, type BodyRead } from './bodyReader.ts';
 import { createMemoryEventStore, type EventStore } from './eventStore.ts';
 import { HostCheck } from './hostCheck.ts';
+import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from './paramHeaders.ts';
@@ -195,9 +191,8 @@ export class HttpEndpoint {
   readonly #sessions: HandshakeSessions;
   readonly #hosts: HostCheck | undefined;
   readonly #auth: BearerGate | undefined;
-  /** The SDK's handler for `subscriptions/listen` streams, made with the first of them. */
-  #listen: Promise<McpHttpHandler> | undefined;
-  #listenHandler: McpHttpHandler | undefined;
+  /** The modern `subscriptions/listen` streams: list changes, resource updates, task states. */
+  readonly #listen: ListenStreams;
   #stateless: Promise<LegacyHttpHandler> | undefined;
   /** This process's tasks being marked `failed` (the server stops), once a drain began. */
   #tasksClosed: Promise<void> | undefined;
@@ -216,6 +211,7 @@ export class HttpEndpoint {
     this.#auth = options.auth === undefined ? undefined : createBearerGate(options.auth, report);
     this.#sessionsEnabled = options.sessions !== false;
     this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
+    this.#listen = new ListenStreams(runtime);
     const store = options.eventStore === undefined ? createMemoryEventStore() : options.eventStore;
     this.#sessions = new HandshakeSessions(runtime, {
       limits: this.limits,
@@ -228,13 +224,7 @@ export class HttpEndpoint {
 
   /** Announces changes on the modern `subscriptions/listen` streams of this endpoint. */
   get notify(): ServerNotifier {
-    const listen = () => this.#listenHandler?.notify;
-    return {
-      toolsChanged: () => listen()?.toolsChanged(),
-      promptsChanged: () => listen()?.promptsChanged(),
-      resourcesChanged: () => listen()?.resourcesChanged(),
-      resourceUpdated: (uri) => listen()?.resourceUpdated(uri),
-    };
+    return this.#listen.notify;
   }
 
   /** How many handshake-era sessions are open. */
@@ -289,7 +279,7 @@ export class HttpEndpoint {
   drain(): void {
     this.#tasksClosed ??= this.#runtime.tasks.close();
     this.#sessions.drain();
-    void this.#listen?.then((handler) => handler.close()).catch(() => {});
+    this.#listen.closeAll();
   }
 
   /** Close every session and stream. */
@@ -297,8 +287,7 @@ export class HttpEndpoint {
     this.#tasksClosed ??= this.#runtime.tasks.close();
     await this.#tasksClosed;
     await this.#sessions.close();
-    const listen = this.#listen;
-    if (listen !== undefined) await (await listen).close();
+    this.#listen.closeAll();
   }
 
   async #serve(inbound: Inbound, responder: Responder): Promise<void> {
@@ -439,23 +428,23 @@ export class HttpEndpoint {
     authInfo: AuthInfo | undefined,
     responder: Responder,
   ): Promise<void> {
-    this.#listen ??= loadSdk().then((sdk) => {
-      // A listen stream only needs what the server can announce: a server with capabilities
-      // and no handlers.
-      const handler = sdk.createMcpHandler(
-        () => new sdk.Server(this.#runtime.info, { capabilities: capabilitiesOf(this.#runtime) }),
-        { legacy: 'reject', maxRequestBodySize: this.limits.maxBodyBytes },
+    const checked = this.#dispatcher.check(message, inbound.headers);
+    if ('status' in checked) {
+      return responder.send(
+        checked.message === undefined
+          ? { status: checked.status }
+          : { status: checked.status, json: JSON.stringify(checked.message) },
       );
-      this.#listenHandler = handler;
-      return handler;
+    }
+    const refused = await this.#listen.open({
+      request: checked,
+      principal: authInfo?.clientId,
+      get signal() {
+        return inbound.signal;
+      },
+      events: () => responder.events(),
     });
-    const handler = await this.#listen;
-    responder.web(
-      await handler.fetch(inbound.toRequest(), {
-        parsedBody: message,
-        ...(authInfo !== undefined ? { authInfo } : {}),
-      }),
-    );
+    if (refused !== undefined) responder.send(refused);
   }
 
   #statelessHandler(): Promise<LegacyHttpHandler> {

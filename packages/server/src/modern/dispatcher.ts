@@ -48,6 +48,14 @@ export interface ModernTransport {
   notify(message: JsonRpcOut): void;
 }
 
+/** A request that passed the validation ladder: its id, method, params and envelope. */
+export interface CheckedRequest {
+  id: string | number;
+  method: string;
+  params: Record<string, unknown>;
+  envelope: Envelope;
+}
+
 /** The dispatcher's answer: the message to send (none for a notification) and its HTTP status. */
 export interface ModernReply {
   status: number;
@@ -127,8 +135,11 @@ export class ModernDispatcher {
     this.#paramHeaders = paramHeaders;
   }
 
-  /** Serve one message that claims (or, by its HTTP header, should carry) the envelope. */
-  async handle(message: unknown, transport: ModernTransport): Promise<ModernReply> {
+  /**
+   * The request's validation ladder alone: the checked request, or the error reply. For
+   * methods served outside {@link handle} (the `subscriptions/listen` stream).
+   */
+  check(message: unknown, headers: HeaderReader | undefined): ModernReply | CheckedRequest {
     if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
       return errorReply(
         400,
@@ -159,7 +170,6 @@ export class ModernDispatcher {
     const params = (message.params ?? {}) as Record<string, unknown>;
     const meta = metaOf(message);
 
-    const headers = transport.headers;
     if (headers !== undefined) {
       const mismatch = checkHeaders(headers, method, meta, 'present');
       if (mismatch !== undefined)
@@ -207,6 +217,14 @@ export class ModernDispatcher {
       if (name !== undefined) return errorReply(400, id, -32020, name.message, name.data);
     }
 
+    return { id, method, params, envelope };
+  }
+
+  /** Serve one message that claims (or, by its HTTP header, should carry) the envelope. */
+  async handle(message: unknown, transport: ModernTransport): Promise<ModernReply> {
+    const checked = this.check(message, transport.headers);
+    if ('status' in checked) return checked;
+    const { id, method, params, envelope } = checked;
     let reply: RoundReply | undefined;
     try {
       reply = await this.#dispatch(method, params, envelope, transport);

@@ -46,7 +46,9 @@ async function post(
   url: string,
   method: string,
   params: Record<string, unknown>,
-): Promise<Record<string, unknown> & { error?: { code: number; message: string; data?: unknown } }> {
+): Promise<
+  Record<string, unknown> & { error?: { code: number; message: string; data?: unknown } }
+> {
   const name = method === 'tools/call' ? params.name : params.taskId;
   const response = await fetch(url, {
     method: 'POST',
