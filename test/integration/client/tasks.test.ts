@@ -124,6 +124,68 @@ describe.each(['modern', 'handshake'] as const)('the Parley client, %s era', (mo
   });
 });
 
+describe('2026-07-28: the client listens for its task instead of polling', () => {
+  test('a task that suggests polling once a minute still ends in the time it takes: notifications/tasks bring each change', async () => {
+    const server = new ParleyServer({ name: 'slow-poll', onWarning: () => {}, onError: () => {} });
+    server.tool(
+      'deploy',
+      { task: { support: 'required', pollIntervalMs: 60_000 } },
+      async (_a, ctx) => {
+        const go = await ctx.ask('approve', approve);
+        await ctx.reportProgress(1, 2, 'Deploying');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return go.action === 'accept' && go.data.approve ? 'Deployed' : 'Not deployed';
+      },
+    );
+    const app = await server.run({ transport: 'http', port: 0 });
+    const methods: string[] = [];
+    const client = new Client(app.url!, {
+      mode: 'modern',
+      fetch: (input, init) => {
+        const method = new Headers(init?.headers).get('mcp-method');
+        if (method !== null) methods.push(method);
+        return fetch(input, init);
+      },
+      elicitationHandler: (_message, responseType) => responseType({ approve: true } as never),
+    });
+    try {
+      await client.connect();
+      const statuses: string[] = [];
+      const started = Date.now();
+      const result = await client.callTool(
+        'deploy',
+        {},
+        {
+          onTask: (task) => {
+            statuses.push(task.current.status);
+            task.onChange((snapshot) =>
+              statuses.push(
+                `${snapshot.status}${snapshot.statusMessage === 'Deploying (50%)' ? ' (50%)' : ''}`,
+              ),
+            );
+          },
+        },
+      );
+      const took = Date.now() - started;
+      expect(result.content).toEqual([{ type: 'text', text: 'Deployed' }]);
+      // A poll waits a minute: only the stream can have told the client this fast.
+      expect(took).toBeLessThan(10_000);
+      expect(methods.filter((method) => method === 'subscriptions/listen')).toHaveLength(1);
+      expect(methods.filter((method) => method === 'tasks/get')).toEqual([]);
+      expect(methods.filter((method) => method === 'tasks/update')).toHaveLength(1);
+      expect(statuses).toContain('input_required');
+      expect(statuses).toContain('working (50%)');
+      expect(statuses.at(-1)).toBe('completed');
+      console.log(
+        `[tasks listen] pollIntervalMs 60 000, ended in ${took} ms; requests: ${methods.join(', ')}; statuses: ${statuses.join(' → ')}`,
+      );
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+});
+
 describe('the reporting app’s annual_report', () => {
   test.each(['modern', 'handshake'] as const)(
     '%s: runs as a task, shows its progress while it works, asks mid-way, and returns the report',

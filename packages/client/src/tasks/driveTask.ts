@@ -19,13 +19,16 @@ import { MAX_TIMEOUT_MS } from '../options.ts';
 import type { RoundEvent, TaskHandle } from '../types.ts';
 import type { CreatedTask } from './createdTasks.ts';
 import { CallTaskHandle } from './taskHandle.ts';
+import { listenForTask } from './taskNotices.ts';
 import { readTask, snapshotOf, type ReadTask } from './taskShapes.ts';
 
 /**
  * Driving a task from its creation to its end, so `callTool` can return the final result as
  * if the call had been synchronous.
  *
- * - 2026-07-28: poll `tasks/get` as often as the task's `pollIntervalMs` says; answer each new
+ * - 2026-07-28: listen for the task on a `subscriptions/listen` stream when the server follows
+ *   it (`notifications/tasks`), polling `tasks/get` only now and then as a safety net;
+ *   otherwise poll as often as the task's `pollIntervalMs` says. Answer each new
  *   question of an `input_required` task with the client's own handlers, sending each answer
  *   with `tasks/update` as soon as it is ready (the server takes partial answers); keys are
  *   answered once, however many polls show them.
@@ -52,6 +55,11 @@ export interface TaskDriveContext {
 export const MIN_POLL_INTERVAL_MS = 10;
 /** When the server suggests no interval. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
+/**
+ * While the server tells of the task, a poll now and then still catches a notice that was
+ * lost (or a stream that ended quietly).
+ */
+export const LISTENING_POLL_INTERVAL_MS = 5000;
 
 /** Results are read by Parley itself (`readTask`); the SDK only hands them over. */
 const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
@@ -204,9 +212,25 @@ class ModernTaskDriver extends TaskDriver {
   readonly #seen = new Set<string>();
   /** Questions being answered now, to stop when the server withdraws one. */
   readonly #answering = new Map<string, AbortController>();
+  /** Ends the stream that tells of the task, once the server agreed to follow it. */
+  #stopListening: (() => void) | undefined;
+  /** A notification brought the task since the loop last looked. */
+  #heard = false;
+  /** The server follows the task: a notification about it came on the stream. */
+  #followed = false;
 
   async run(): Promise<Record<string, unknown>> {
     const { state } = this.context;
+    let over = false;
+    void listenForTask(
+      this.context.connection.sdk,
+      this.taskId,
+      (raw) => this.#hear(raw),
+      state.signal,
+    ).then((stop) => {
+      if (over) stop?.();
+      else this.#stopListening = stop;
+    });
     try {
       // The task as created carries no result or error: one that ended at once is read first.
       if (isTerminalTaskStatus(this.task.status)) await this.poll();
@@ -219,15 +243,41 @@ class ModernTaskDriver extends TaskDriver {
         }
         if (task.status === 'cancelled') throw this.cancelledError();
         if (task.status === 'input_required') this.#answer(task.inputRequests ?? {});
-        await this.pauser.pause(intervalOf(task), state.signal);
-        await this.poll();
+        const interval = this.#followed
+          ? Math.max(intervalOf(task), LISTENING_POLL_INTERVAL_MS)
+          : intervalOf(task);
+        if (!this.#heard) await this.pauser.pause(interval, state.signal);
+        if (this.#heard) this.#heard = false;
+        else await this.poll();
       }
     } catch (error) {
       if (!isTerminalTaskStatus(this.task.status)) this.abandon();
       throw error;
     } finally {
+      over = true;
+      this.#stopListening?.();
       for (const controller of this.#answering.values()) controller.abort();
     }
+  }
+
+  /** A `notifications/tasks` about this task: the task as it is now, without asking. */
+  #hear(raw: Record<string, unknown>): void {
+    let task: ReadTask;
+    try {
+      task = readTask(raw, 'modern', this.taskId);
+    } catch {
+      return; // a notice that is not a task: the next poll tells
+    }
+    this.see(task);
+    this.#followed = true;
+    this.#heard = true;
+    this.pauser.wake();
+  }
+
+  /** A task that ended stays ended: a poll answered before a later notice cannot undo it. */
+  protected override see(task: ReadTask): void {
+    if (isTerminalTaskStatus(this.task.status) && !isTerminalTaskStatus(task.status)) return;
+    super.see(task);
   }
 
   /** Start answering the questions not seen before, as one round; stop withdrawn ones. */
