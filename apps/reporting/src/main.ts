@@ -1,12 +1,28 @@
 /**
  * Run the reporting server: over HTTP on 127.0.0.1 (port from REPORTING_PORT, default 3002), or
- * over stdio with `--stdio`.
+ * over stdio with `--stdio`. With REDIS_URL, replicas keep their tasks in that Redis (any replica
+ * serves any task); REPLICA_ID names this one in its tasks' leases (default: a random id), and
+ * TASK_LEASE_MS is how long a dead replica's tasks take to end `failed` (default 30 000).
  */
 import { closeOnSignals } from '@parley/server';
 
+import { connectRedisTasks } from './redis.ts';
 import { createReportingServer } from './reportingServer.ts';
 
-const server = createReportingServer();
+const setting = (name: string): string | undefined =>
+  process.env[name] === undefined || process.env[name] === '' ? undefined : process.env[name];
+const redisUrl = setting('REDIS_URL');
+const replicaId = setting('REPLICA_ID');
+const leaseMs = setting('TASK_LEASE_MS');
+const server = createReportingServer({
+  serverOptions: {
+    tasks: {
+      ...(redisUrl !== undefined ? { store: await connectRedisTasks(redisUrl) } : {}),
+      ...(replicaId !== undefined ? { replicaId } : {}),
+      ...(leaseMs !== undefined ? { leaseMs: Number(leaseMs) } : {}),
+    },
+  },
+});
 if (process.argv.includes('--stdio')) {
   await server.run({ transport: 'stdio' });
 } else {

@@ -1,27 +1,25 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { repoRoot } from '../../../scripts/apps.mjs';
+import { startRedisServer, type RedisServer } from '../../../scripts/redisServer.ts';
 import {
-  findRedisServer,
-  startRedisServer,
-  type RedisServer,
-} from '../../../scripts/redisServer.ts';
+  bundleApp,
+  freePort,
+  haproxyBinary,
+  haproxyVersion,
+  missingBinaries,
+  redisBinary,
+  sleep,
+  startApp,
+  startHaproxy,
+  type Balancer,
+} from './harness.ts';
 
 /**
  * Three replicas of apps/booking (real processes on 127.0.0.1) behind a real HAProxy running the
@@ -35,67 +33,10 @@ import {
  * in the temporary directory (parley-lb-haproxy.log, parley-lb-haproxy.err).
  */
 
-function findHaproxy(): string | undefined {
-  const explicit = process.env.HAPROXY;
-  if (explicit !== undefined && explicit !== '') return explicit;
-  // Debian installs it in /usr/sbin, which a non-root PATH may lack.
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin']) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, 'haproxy'), constants.X_OK);
-      return join(dir, 'haproxy');
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const haproxyBinary = findHaproxy();
-const redisBinary = findRedisServer();
-const missing = [haproxyBinary ? [] : ['haproxy'], redisBinary ? [] : ['redis-server']].flat();
-if (missing.length > 0) {
-  const how = `install it (apt-get install -y ${missing.join(' ')}), then run pnpm vitest run --project integration loadBalancer`;
-  if (process.env.CI === 'true') {
-    throw new Error(`the load-balancer test needs ${missing.join(' and ')} in CI; ${how}`);
-  }
-  console.warn(`load-balancer test skipped: no ${missing.join(' or ')} here; ${how}`);
-}
+const missing = missingBinaries('load-balancer test');
 
 const OLD = 'old-key-of-the-fleet-000000000000000';
 const NEW = 'new-key-of-the-fleet-111111111111111';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The guide's configuration, on this run's ports, plus a probe of how many replicas are up. */
-function configFor(front: number, probe: number, replicas: number[], log: boolean): string {
-  let config = readFileSync(`${repoRoot}docs/examples/${'deployment/haproxy.cfg'}`, 'utf8');
-  config = config.replace(
-    'bind 127.0.0.1:8080',
-    `bind 127.0.0.1:${front}` +
-      (log
-        ? '\n    log stdout format raw local0' +
-          '\n    http-request capture req.hdr(mcp-session-id) len 64' +
-          '\n    log-format "%t %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %tsc retries=%rc %{+Q}r session=%[capture.req.hdr(0)]"'
-        : ''),
-  );
-  replicas.forEach((port, i) => {
-    config = config.replace(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`);
-  });
-  return `${config}
-frontend probe
-    bind 127.0.0.1:${probe}
-    http-request return status 200 content-type text/plain lf-string "%[nbsrv(booking)]"
-`;
-}
-
 interface Figures {
   requests: number;
   failedRequests: { what: string; phase: string }[];
@@ -268,36 +209,11 @@ async function handshakeFlow(url: string): Promise<string> {
   }
 }
 
-/**
- * apps/booking bundled once (its workspace packages from source), so a replica starts in
- * node's time, not tsx's: a restart is then a drain and a start-up, as in production.
- */
-async function bundleBooking(outdir: string): Promise<string> {
-  await build({
-    entryPoints: { main: `${repoRoot}apps/booking/src/main.ts` },
-    outdir,
-    bundle: true,
-    // The SDK stays a lazy chunk, loaded with the first handshake-era session.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    conditions: ['@parley/source'],
-    // CommonJS dependencies inside an ES module bundle still call require().
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
-  return join(outdir, 'main.js');
-}
-
 describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-lb-'));
   let redis: RedisServer;
-  let haproxy: ChildProcess;
+  let balancer: Balancer;
   let front: string;
-  let probe: number;
   const ports: number[] = [];
   const replicas: (ChildProcess | undefined)[] = [];
   const rings: string[] = [];
@@ -306,40 +222,22 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   let bookingMain: string;
 
   async function startReplica(i: number, ring: string): Promise<void> {
-    const child = spawn(process.execPath, [bookingMain], {
-      env: {
-        ...process.env,
+    replicas[i] = await startApp(
+      bookingMain,
+      {
         BOOKING_PORT: String(ports[i]),
         REQUEST_STATE_KEY: ring,
         REDIS_URL: redis.url,
         REPLAY_WINDOW_MS: '1500',
         ROUND_LEASE_MS: '1500',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    replicas[i] = child;
+      'booking: serving',
+      `replica ${i}`,
+    );
     rings[i] = ring;
-    await new Promise<void>((resolve, reject) => {
-      let seen = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('booking: serving')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`replica ${i} exited (${code}): ${seen}`)));
-    });
   }
 
-  // Generous: inside the whole suite on two busy cores, start-up and health checks are slow.
-  async function upInHaproxy(count: number): Promise<void> {
-    for (const started = Date.now(); Date.now() - started < 45_000; await sleep(50)) {
-      const up = await fetch(`http://127.0.0.1:${probe}/`).then(
-        (r) => r.text(),
-        () => '',
-      );
-      if (Number(up) === count) return;
-    }
-    throw new Error(`HAProxy never saw ${count} replicas up`);
-  }
+  const upInHaproxy = (count: number) => balancer.upInHaproxy(count);
 
   /** SIGTERM (a graceful close), then the replica again with `ring`, and HAProxy sees it up. */
   async function restart(i: number, ring: string): Promise<void> {
@@ -359,27 +257,17 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   beforeAll(async () => {
     [redis, bookingMain] = await Promise.all([
       startRedisServer(redisBinary!),
-      bundleBooking(join(dir, 'booking')),
+      bundleApp('apps/booking/src/main.ts', join(dir, 'booking')),
     ]);
     for (let i = 0; i < 3; i++) ports.push(await freePort());
-    const frontPort = await freePort();
-    probe = await freePort();
-    front = `http://127.0.0.1:${frontPort}/mcp`;
     await Promise.all([0, 1, 2].map((i) => startReplica(i, OLD)));
-    const config = join(dir, 'haproxy.cfg');
-    writeFileSync(config, configFor(frontPort, probe, ports, tracing));
-    // With LB_TRACE=1, HAProxy's request log and its server state changes are kept.
-    const log = (name: string) => openSync(join(tmpdir(), name), 'w');
-    haproxy = spawn(haproxyBinary!, ['-db', '-f', config], {
-      stdio: tracing
-        ? ['ignore', log('parley-lb-haproxy.log'), log('parley-lb-haproxy.err')]
-        : 'ignore',
-    });
+    balancer = await startHaproxy(dir, ports, { log: tracing });
+    front = balancer.url;
     await upInHaproxy(3);
   }, 120_000);
 
   afterAll(async () => {
-    haproxy?.kill('SIGKILL');
+    balancer?.process.kill('SIGKILL');
     for (const child of replicas) child?.kill('SIGKILL');
     await redis?.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -506,8 +394,3 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
     );
   }, 300_000);
 });
-
-function haproxyVersion(binary: string): string {
-  const out = spawnSync(binary, ['-v'], { encoding: 'utf8' }).stdout;
-  return /version (\S+)/.exec(out)?.[1] ?? 'unknown';
-}

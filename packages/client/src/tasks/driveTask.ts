@@ -222,7 +222,7 @@ class ModernTaskDriver extends TaskDriver {
   async run(): Promise<Record<string, unknown>> {
     const { state } = this.context;
     let over = false;
-    void listenForTask(
+    const listening = listenForTask(
       this.context.connection.sdk,
       this.taskId,
       (raw) => this.#hear(raw),
@@ -234,6 +234,9 @@ class ModernTaskDriver extends TaskDriver {
     try {
       // The task as created carries no result or error: one that ended at once is read first.
       if (isTerminalTaskStatus(this.task.status)) await this.poll();
+      // Else the stream, if the server has one, opens before the first poll (a server without
+      // one refuses at once; the acknowledgement is awaited 5 s at most).
+      else await listening;
       for (;;) {
         const task = this.task;
         if (task.status === 'completed') return task.result ?? { content: [] };
