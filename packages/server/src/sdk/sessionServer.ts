@@ -215,6 +215,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
           era: 'handshake',
           task: params.task,
           session: ctx.sessionId ?? connection,
+          notify: (notification) => server.notification(notification as never),
         })
       : serveRound(runtime, round);
   };

@@ -5,6 +5,7 @@ import type { ServerRuntime } from '../runtime.ts';
 import {
   decideLegacyTask,
   legacyCreateTaskResult,
+  legacyStatusNotification,
   legacyTtl,
   readLegacyTaskParam,
 } from './legacyWire.ts';
@@ -12,7 +13,7 @@ import { createTaskResult, decideModernTask } from './modernWire.ts';
 import type { TaskIO } from './taskEngine.ts';
 import type { ResolvedTaskOptions } from './taskOptions.ts';
 import { taskPushChannel } from './taskPushChannel.ts';
-import type { TaskRecord, TaskScope } from './taskRecord.ts';
+import { isFinished, statusMessageOf, type TaskRecord, type TaskScope } from './taskRecord.ts';
 import type { TaskOutcome } from './taskTransitions.ts';
 
 /**
@@ -34,7 +35,16 @@ export type TaskCallEra =
    * 2025-11-25: the client's `params.task`, as it came, and the session `tasks/list` lists the
    * task under (the HTTP session, or the connection).
    */
-  | { era: 'handshake'; task: unknown; session: string };
+  | {
+      era: 'handshake';
+      task: unknown;
+      session: string;
+      /**
+       * Send a notification to the session (not tied to the request, which the task outlives):
+       * `notifications/tasks/status` as the task's status changes.
+       */
+      notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+    };
 
 /** True when some tool can run as a task (the server then advertises tasks). */
 export function hasTaskTools(runtime: ServerRuntime): boolean {
@@ -139,7 +149,44 @@ export async function serveToolCall(
         }),
       ),
   });
+  if (era.era === 'handshake' && era.notify !== undefined) {
+    announceStatus(runtime, record, era.notify);
+  }
   return created(record);
+}
+
+/**
+ * 2025-11-25: tell the session each time its task's status (or status message) changes, with
+ * `notifications/tasks/status` (optional in that revision; clients still poll). The task runs
+ * on this replica, as the session does, so this replica sees every change; it stops at the
+ * end, or once the session cannot be told any more.
+ */
+function announceStatus(
+  runtime: ServerRuntime,
+  record: TaskRecord,
+  notify: NonNullable<Extract<TaskCallEra, { era: 'handshake' }>['notify']>,
+): void {
+  const shown = (task: TaskRecord): string => `${task.status}\n${statusMessageOf(task) ?? ''}`;
+  let last = shown(record); // the CreateTaskResult said as much
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    unwatch();
+  };
+  const see = (changed: TaskRecord | undefined): void => {
+    if (stopped) return;
+    if (changed === undefined) return stop();
+    const now = shown(changed);
+    if (now !== last) {
+      last = now;
+      const { method, params } = legacyStatusNotification(changed);
+      notify({ method, params: params as unknown as Record<string, unknown> }).catch(stop);
+    }
+    if (isFinished(changed)) stop();
+  };
+  const unwatch = runtime.tasks.watch(record.taskId, see);
+  // What changed before the watch began.
+  runtime.tasks.store.get(record.taskId).then(see, () => {});
 }
 
 /**

@@ -15,6 +15,8 @@ export interface PushedRequest {
 export interface RawHandshake {
   /** The server's requests the client answered, in order. */
   pushed: PushedRequest[];
+  /** The server's notifications, in order. */
+  notifications: PushedRequest[];
   /** Call a tool; resolves with the JSON-RPC `result` or `error`. */
   call(
     name: string,
@@ -47,8 +49,16 @@ export async function rawHandshake(
   const sdkServer = await server.connect(serverSide);
   const pending = new Map<number, (message: Record<string, unknown>) => void>();
   const pushed: PushedRequest[] = [];
+  const notifications: PushedRequest[] = [];
   clientSide.onmessage = (raw) => {
     const message = raw as Record<string, unknown>;
+    if (typeof message.method === 'string' && !('id' in message)) {
+      notifications.push({
+        method: message.method,
+        params: (message.params ?? {}) as Record<string, unknown>,
+      });
+      return;
+    }
     if (typeof message.method === 'string' && 'id' in message) {
       const request = {
         method: message.method,
@@ -78,6 +88,7 @@ export async function rawHandshake(
   await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as never);
   return {
     pushed,
+    notifications,
     call: async (name, args = {}) =>
       (await request('tools/call', { name, arguments: args })) as never,
     request: async (method, params) => (await request(method, params)) as never,

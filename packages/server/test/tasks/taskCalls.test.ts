@@ -323,6 +323,25 @@ describe('2025-11-25, on the raw wire', () => {
       const list = await client.request('tasks/list', {});
       expect((list.result!.tasks as { taskId: string }[]).map((t) => t.taskId)).toEqual([taskId]);
 
+      // notifications/tasks/status told the session of each change, without the related-task key.
+      const statuses = client.notifications
+        .filter((n) => n.method === 'notifications/tasks/status')
+        .map((n) => n.params);
+      expect(statuses.map((task) => `${task.status}: ${String(task.statusMessage)}`)).toEqual([
+        'input_required: Waiting for an answer: Deploy to production?',
+        'working: undefined',
+        'working: Approved; choosing a region (50%)',
+        'input_required: Waiting for an answer: Which region?',
+        'working: Approved; choosing a region (50%)',
+        'completed: undefined',
+      ]);
+      expect(statuses[0]).toMatchObject({
+        taskId,
+        statusMessage: 'Waiting for an answer: Deploy to production?',
+        ttl: 60_000,
+      });
+      expect(statuses.every((task) => task._meta === undefined)).toBe(true);
+
       // A tool that runs only as a task refuses a plain call, as 2025-11-25 says.
       const refused = await client.request('tools/call', { name: 'pair', arguments: {} });
       expect(refused.error?.code).toBe(-32601);
