@@ -15,16 +15,25 @@ import { RoundFault } from './errors.ts';
  * after one is a {@link RoundFault} that says what happened.
  */
 
+const MESSAGE =
+  'ctx.ask() ended this round to put a question to the user; the handler runs again with ' +
+  'the answer. This is not an error: let it propagate (rethrow what you do not handle).';
+
 /** The signal `ctx.ask` throws to end the round at a question with no answer yet. */
 export class AskSuspension extends Error {
   /** The questions this round ends with, by key (asks made after it join it: see `add`). */
   readonly pending: InputRequests = {};
 
   constructor() {
-    super(
-      'ctx.ask() ended this round to put a question to the user; the handler runs again with ' +
-        'the answer. This is not an error: let it propagate (rethrow what you do not handle).',
-    );
+    // A control-flow signal, thrown once per asking round: no stack trace to capture (that
+    // would be most of its cost). A swallowed one is reported by a `RoundFault` with its own.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(MESSAGE);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'AskSuspension';
   }
 
