@@ -252,6 +252,10 @@ export class Context<TState = unknown> {
   async ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
     checkKey('ctx.ask()', key);
     checkAsk('ctx.ask()', key, ask);
+    // The common case, one modern ask the client can answer, skips the bookkeeping of several.
+    if (this.#push === undefined && this.#canAnswer(ask)) {
+      return this.#replayOne(key, ask) as AnswerOf<TAsk>;
+    }
     const answers = await this.#resolve({ [key]: ask });
     return answers[key] as AnswerOf<TAsk>;
   }
@@ -343,34 +347,56 @@ export class Context<TState = unknown> {
       return answers;
     }
     const resolver: AskResolver = this.#init.replay;
-    let missing: [string, InputRequest][] = [];
-    for (const [key, ask] of Object.entries(asks)) {
+    const missing: [string, InputRequest][] = [];
+    let unanswerable: [string, InputRequest][] | undefined;
+    for (const key of Object.keys(asks)) {
+      const ask = asks[key]!;
       const found = resolver.find(key, ask);
-      if (found === undefined) {
-        missing.push([key, ask]);
-        continue;
-      }
-      answers[key] = readAnswer(ask, found.answer, key);
-      resolver.record(key, found);
+      if (found !== undefined) {
+        answers[key] = readAnswer(ask, found.answer, key);
+        resolver.record(key, found);
+      } else if (this.#canAnswer(ask)) missing.push([key, ask]);
+      else (unanswerable ??= []).push([key, ask]);
     }
     // What this client cannot answer goes to the tool's fallback (the arguments it was called
     // with, say), every run: never recorded, since the same arguments come with every round.
-    const unanswerable = missing.filter(([, ask]) => !this.#canAnswer(ask));
-    if (unanswerable.length > 0) {
-      Object.assign(answers, await this.#fallback(unanswerable));
-      missing = missing.filter(([, ask]) => this.#canAnswer(ask));
-    }
-    let suspension = suspensions.get(this);
-    if (missing.length > 0 || suspension !== undefined) {
-      for (const [, ask] of missing) this.#assertAnswerable(ask);
-      if (suspension === undefined) {
-        suspension = new AskSuspension();
-        suspensions.set(this, suspension);
-      }
+    if (unanswerable !== undefined) Object.assign(answers, await this.#fallback(unanswerable));
+    if (missing.length > 0 || suspensions.has(this)) {
+      const suspension = this.#suspension();
       for (const [key, ask] of missing) suspension.add(key, ask);
       throw suspension;
     }
     return answers;
+  }
+
+  /**
+   * Modern era, one ask the client can answer: its answer from the flow's record, or the round
+   * ends asking it (with the questions this run already ended on, if any).
+   */
+  #replayOne(key: string, ask: InputRequest): unknown {
+    const resolver: AskResolver = this.#init.replay;
+    const found = resolver.find(key, ask);
+    if (found === undefined) {
+      const suspension = this.#suspension();
+      suspension.add(key, ask);
+      throw suspension;
+    }
+    const answer = readAnswer(ask, found.answer, key);
+    resolver.record(key, found);
+    // Another branch of this run (a `Promise.all`, say) already ended the round.
+    const suspension = suspensions.get(this);
+    if (suspension !== undefined) throw suspension;
+    return answer;
+  }
+
+  /** The suspension that ends this run at its unanswered questions (made by the first). */
+  #suspension(): AskSuspension {
+    let suspension = suspensions.get(this);
+    if (suspension === undefined) {
+      suspension = new AskSuspension();
+      suspensions.set(this, suspension);
+    }
+    return suspension;
   }
 
   /** Handshake era: push one ask and read its answer (asking again while it does not fit). */
