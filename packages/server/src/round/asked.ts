@@ -7,7 +7,8 @@ import {
   type InputResponses,
 } from '@parley/core';
 
-import { digestOf } from './digest.ts';
+import { askInfoOf } from '../asks.ts';
+import { canonicalJson, digestOf } from './digest.ts';
 
 /**
  * What a round asked, sealed into the state it hands the client, so the next round accepts only
@@ -57,13 +58,31 @@ export function askKindOf(request: InputRequest): AskKind {
 const digests = new WeakMap<object, string>();
 
 /**
+ * The canonical JSON of the requested schemas `elicitRequest` shares: a handler that builds its
+ * ask anew each round (a message naming an earlier answer) asks with the same compiled schema.
+ */
+const schemaTexts = new WeakMap<object, string>();
+
+/**
  * The digest of an ask: what it asks, so a changed question is recognised as a new one. Asks
- * are treated as immutable values once built (as the builders make them).
+ * are treated as immutable values once built (as the builders make them), and so are the
+ * compiled response types they share.
  */
 export function askDigest(request: InputRequest): string {
   let digest = digests.get(request);
   if (digest === undefined) {
-    digest = digestOf({ method: request.method, params: request.params ?? {} });
+    const schema =
+      request.method === 'elicitation/create' && request.params.mode !== 'url'
+        ? request.params.requestedSchema
+        : undefined;
+    if (
+      schema !== undefined &&
+      !schemaTexts.has(schema) &&
+      askInfoOf(request)?.compiled?.requestedSchema === schema
+    ) {
+      schemaTexts.set(schema, canonicalJson(schema));
+    }
+    digest = digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
     digests.set(request, digest);
   }
   return digest;

@@ -7,15 +7,18 @@
 
 /**
  * JSON with object keys sorted at every depth, so equal values give equal text. (Plain loops
- * and one string: this runs on every ask of every round.)
+ * and one string: this runs on every ask of every round.) `known` holds the canonical text of
+ * objects already written (immutable ones, like the schemas the ask builders share), used as is.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, known?: WeakMap<object, string>): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const written = known?.get(value);
+  if (written !== undefined) return written;
   if (Array.isArray(value)) {
     let text = '[';
     for (let index = 0; index < value.length; index++) {
       if (index > 0) text += ',';
-      text += canonicalJson(value[index]);
+      text += canonicalJson(value[index], known);
     }
     return `${text}]`;
   }
@@ -27,7 +30,7 @@ export function canonicalJson(value: unknown): string {
     const item = record[key];
     if (item === undefined) continue;
     if (text.length > 1) text += ',';
-    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    text += `${JSON.stringify(key)}:${canonicalJson(item, known)}`;
   }
   return `${text}}`;
 }
@@ -51,7 +54,7 @@ export function digestText(text: string): string {
   return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }
 
-/** The digest of a JSON value. */
-export function digestOf(value: unknown): string {
-  return digestText(canonicalJson(value));
+/** The digest of a JSON value (`known` as for {@link canonicalJson}). */
+export function digestOf(value: unknown, known?: WeakMap<object, string>): string {
+  return digestText(canonicalJson(value, known));
 }
