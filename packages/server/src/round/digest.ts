@@ -35,23 +35,37 @@ export function canonicalJson(value: unknown, known?: WeakMap<object, string>): 
   return `${text}}`;
 }
 
-const FNV_OFFSET_HIGH = 0xcbf29ce4;
-const FNV_OFFSET_LOW = 0x84222325;
-
-/** FNV-1a, 64 bits (as two 32-bit halves), over the UTF-16 code units of `text`; 16 hex digits. */
+/**
+ * FNV-1a, 64 bits, over the UTF-16 code units of `text`; 16 hex digits. The state is four 16-bit
+ * limbs, so every step is small-integer arithmetic (no floating point, no division): this runs
+ * over the whole text of an ask each time one is digested.
+ */
 export function digestText(text: string): string {
-  let high = FNV_OFFSET_HIGH;
-  let low = FNV_OFFSET_LOW;
+  // The 64-bit offset basis 0xcbf29ce484222325, lowest limb first.
+  let h0 = 0x2325;
+  let h1 = 0x8422;
+  let h2 = 0x9ce4;
+  let h3 = 0xcbf2;
   for (let index = 0; index < text.length; index++) {
-    low = (low ^ text.charCodeAt(index)) >>> 0;
-    // Multiply by the 64-bit FNV prime 0x100000001b3 = 2^40 + 0x1b3, in 16-bit limbs.
-    const lowProduct = low * 0x1b3;
-    const carry = Math.floor(lowProduct / 0x100000000);
-    const nextHigh = (high * 0x1b3 + carry + ((low << 8) >>> 0)) >>> 0;
-    low = lowProduct >>> 0;
-    high = nextHigh;
+    h0 ^= text.charCodeAt(index);
+    // Multiply by the 64-bit FNV prime 0x100000001b3 = 2^40 + 0x1b3 (2^40 shifts limb 0 into
+    // limb 2 by 8 bits), carrying from limb to limb.
+    const t0 = h0 * 0x1b3;
+    const t1 = h1 * 0x1b3 + (t0 >>> 16);
+    const t2 = h2 * 0x1b3 + (h0 << 8) + (t1 >>> 16);
+    h3 = (h3 * 0x1b3 + (h1 << 8) + (t2 >>> 16)) & 0xffff;
+    h0 = t0 & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
   }
-  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+  return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
+}
+
+/** Every byte as 2 hex digits. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function hex16(limb: number): string {
+  return HEX[limb >>> 8]! + HEX[limb & 0xff]!;
 }
 
 /** The digest of a JSON value (`known` as for {@link canonicalJson}). */

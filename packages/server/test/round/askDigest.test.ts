@@ -3,6 +3,7 @@ import * as z from 'zod';
 
 import { elicitRequest } from '../../src/asks.ts';
 import { askDigest } from '../../src/round/asked.ts';
+import { digestText } from '../../src/round/digest.ts';
 
 /**
  * An ask's digest tells a changed question from the one an answer was recorded for. A handler
@@ -34,5 +35,13 @@ describe('askDigest', () => {
       z.object({ day: z.string() }),
     );
     expect(askDigest(other)).not.toBe(askDigest(askDate('Rome')));
+  });
+});
+
+describe('digestText', () => {
+  test('is FNV-1a 64 (the published test vectors)', () => {
+    expect(digestText('')).toBe('cbf29ce484222325');
+    expect(digestText('a')).toBe('af63dc4c8601ec8c');
+    expect(digestText('foobar')).toBe('85944171f73967e8');
   });
 });
