@@ -249,15 +249,18 @@ export class Context<TState = unknown> {
    * });
    * ```
    */
-  async ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
-    checkKey('ctx.ask()', key);
-    checkAsk('ctx.ask()', key, ask);
-    // The common case, one modern ask the client can answer, skips the bookkeeping of several.
-    if (this.#push === undefined && this.#canAnswer(ask)) {
-      return this.#replayOne(key, ask) as AnswerOf<TAsk>;
+  ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
+    try {
+      checkKey('ctx.ask()', key);
+      checkAsk('ctx.ask()', key, ask);
+      // The common case, one modern ask the client can answer, skips the bookkeeping of several.
+      if (this.#push === undefined && this.#canAnswer(ask)) {
+        return Promise.resolve(this.#replayOne(key, ask) as AnswerOf<TAsk>);
+      }
+    } catch (error) {
+      return rejectOnceAwaited(error);
     }
-    const answers = await this.#resolve({ [key]: ask });
-    return answers[key] as AnswerOf<TAsk>;
+    return this.#resolve({ [key]: ask }).then((answers) => answers[key] as AnswerOf<TAsk>);
   }
 
   /**
@@ -634,6 +637,16 @@ export class Context<TState = unknown> {
   #waitOptions(timeoutMs: number | undefined): { timeout: number; signal: AbortSignal } {
     return { timeout: timeoutMs ?? this.#init.elicitationTimeoutMs, signal: this.signal };
   }
+}
+
+/**
+ * A promise rejected with `error` a microtask from now, once the caller has awaited it. The
+ * suspension that ends an asking round is a rejection on every such round; a promise rejected
+ * before anyone listens goes through Node's unhandled-rejection bookkeeping first, which cost
+ * more than the rest of the suspension.
+ */
+function rejectOnceAwaited<T>(error: unknown): Promise<T> {
+  return new Promise<T>((_resolve, reject) => queueMicrotask(() => reject(error)));
 }
 
 function checkKey(api: string, key: unknown): void {
