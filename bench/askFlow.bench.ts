@@ -10,7 +10,9 @@
  * measured), and after a warm-up they take many short turns in ABBA order (guard, ask, ask,
  * guard, …) under the same load generator, with the same flows and the same client. Each turn
  * pair gives one ratio; the verdict is the median of those ratios, printed with their quartiles
- * and extremes (a neighbour's burst lands on one turn, not on the whole run).
+ * and extremes (a neighbour's burst lands on one turn, not on the whole run), and beside it the
+ * pooled ratio (all CPU over all requests). Server CPU per request moves by tens of percent
+ * within seconds when neighbours are busy, so one pair says little; many pairs say a lot.
  *
  *   pnpm --filter @parley/bench bench:http:ask      (TURNS, TURN_MS, WARMUP_MS, CONCURRENCY)
  */
@@ -19,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 
 type Kind = 'guard' | 'ask';
 
-const TURNS = Number(process.env.TURNS ?? 24);
+const TURNS = Number(process.env.TURNS ?? 48);
 const TURN_MS = Number(process.env.TURN_MS ?? 1_000);
 const WARMUP_MS = Number(process.env.WARMUP_MS ?? 3_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
