@@ -23,7 +23,7 @@
  * packages). Last, where Parley's modern CPU goes (profiled in a run of its own).
  *
  *   pnpm --filter @parley/bench bench:http
- *     (TURNS, TURN_MS, WARMUP_MS, CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS)
+ *     (TURNS, TURN_MS, WARMUP_MS, WARMUP_FLOWS, CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS)
  *
  * The contenders run the built packages (`bench:http` builds them first), as users do.
  */
@@ -40,6 +40,11 @@ type Kind = 'bare' | 'limit' | 'parley' | 'sdk' | 'sdkSessions';
 const TURNS = Number(process.env.TURNS ?? 7);
 const TURN_MS = Number(process.env.TURN_MS ?? 1_500);
 const WARMUP_MS = Number(process.env.WARMUP_MS ?? 2_000);
+/**
+ * Warm-up also runs at least this many flows: V8 optimises by call counts, not time, and on a
+ * busy machine a time-only warm-up can end with the contender still in unoptimised code.
+ */
+const WARMUP_FLOWS = Number(process.env.WARMUP_FLOWS ?? 500);
 const PROFILE_MS = Number(process.env.PROFILE_MS ?? 5_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const PENDING = Number(process.env.PENDING ?? 300);
@@ -143,7 +148,7 @@ async function interleaved(
   for (const entry of entries) {
     running.push({ ...entry, ...(await start(entry.kind)), turns: [] });
   }
-  for (const contender of running) await load(contender.url, contender.flow, WARMUP_MS);
+  for (const contender of running) await warm(contender.url, contender.flow);
   for (let index = 0; index < TURNS; index++) {
     const shift = index % running.length;
     const order = [...running.slice(shift), ...running.slice(0, shift)];
@@ -155,10 +160,16 @@ async function interleaved(
   return running;
 }
 
+/** Load for WARMUP_MS and at least WARMUP_FLOWS flows. */
+async function warm(url: string, flow: Flow): Promise<void> {
+  let flows = 0;
+  while (flows < WARMUP_FLOWS) flows += (await load(url, flow, WARMUP_MS)).flows;
+}
+
 /** A profile of Parley's modern path, in a run of its own (profiling costs CPU). */
 async function profileParley(file: string): Promise<void> {
   const { child, url } = await start('parley');
-  await load(url, modernFlow, WARMUP_MS);
+  await warm(url, modernFlow);
   await ask(child, 'profile-start', 'profiling');
   await load(url, modernFlow, PROFILE_MS);
   await ask(child, { profile: file }, 'profiled');
@@ -330,7 +341,7 @@ function summariseProfile(file: string): void {
 }
 
 console.log(
-  `Node ${process.version}; ${CONCURRENCY} concurrent flows; ${TURNS} interleaved turns of ${TURN_MS} ms per contender after ${WARMUP_MS} ms warm-up\n`,
+  `Node ${process.version}; ${CONCURRENCY} concurrent flows; ${TURNS} interleaved turns of ${TURN_MS} ms per contender after a warm-up of ${WARMUP_MS} ms and ${WARMUP_FLOWS}+ flows\n`,
 );
 const modern = await interleaved([
   { name: 'bare', kind: 'bare', flow: modernFlow },
