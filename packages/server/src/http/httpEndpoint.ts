@@ -519,12 +519,16 @@ function webResponder(): { responder: Responder; response: Promise<Response> } {
 }
 
 /** Node's request headers as a reader (Node keeps their names in lower case). */
-export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderReader {
-  return {
-    get: (name) => {
-      const value = headers[name] ?? headers[name.toLowerCase()];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
+export class NodeHeaders implements HeaderReader {
+  readonly #headers: Record<string, string | string[] | undefined>;
+
+  constructor(headers: Record<string, string | string[] | undefined>) {
+    this.#headers = headers;
+  }
+
+  get(name: string): string | null {
+    const value = this.#headers[name] ?? this.#headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { readNodeBody } from './bodyReader.ts';
-import { nodeHeaders, unreadableReply, type HttpEndpoint } from './httpEndpoint.ts';
+import { NodeHeaders, unreadableReply, type HttpEndpoint } from './httpEndpoint.ts';
 import { SSE_HEADERS, type EventSink, type Inbound, type Reply, type Responder } from './wire.ts';
 
 /**
@@ -171,25 +171,47 @@ class ClientGone {
   }
 }
 
-function nodeResponder(res: ServerResponse, closing: () => boolean): Responder {
-  return {
-    send: (reply) => writeReply(res, reply, closing()),
-    web: (response) => void pipeResponse(res, response, closing()),
-    events: (headers): EventSink => {
-      res.writeHead(200, {
-        ...SSE_HEADERS,
-        ...headers,
-        ...(closing() ? { connection: 'close' } : {}),
-      });
-      res.flushHeaders();
-      return {
-        write: (text) => {
-          if (!res.destroyed) res.write(text);
-        },
-        end: () => res.end(),
-      };
-    },
-  };
+/**
+ * The answer to one request, on Node's response. One object per request with its methods on the
+ * prototype (not a closure per method): this is made for every request.
+ */
+class NodeResponder implements Responder {
+  readonly #res: ServerResponse;
+  readonly #draining: () => boolean;
+
+  constructor(res: ServerResponse, draining: () => boolean) {
+    this.#res = res;
+    this.#draining = draining;
+  }
+
+  /** True when the answer must close the connection (the server drains, or it was asked to). */
+  closing(): boolean {
+    return this.#draining() || this.#res.getHeader('connection') === 'close';
+  }
+
+  send(reply: Reply): void {
+    writeReply(this.#res, reply, this.closing());
+  }
+
+  web(response: Response): void {
+    void pipeResponse(this.#res, response, this.closing());
+  }
+
+  events(headers?: Record<string, string>): EventSink {
+    const res = this.#res;
+    res.writeHead(200, {
+      ...SSE_HEADERS,
+      ...headers,
+      ...(this.closing() ? { connection: 'close' } : {}),
+    });
+    res.flushHeaders();
+    return {
+      write: (text) => {
+        if (!res.destroyed) res.write(text);
+      },
+      end: () => res.end(),
+    };
+  }
 }
 
 export function createNodeHandler(
@@ -205,8 +227,7 @@ export function createNodeHandler(
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const closing = () => draining() || res.getHeader('connection') === 'close';
-    const responder = nodeResponder(res, closing);
+    const responder = new NodeResponder(res, draining);
     const method = req.method ?? 'GET';
     let body = preParsed(req, parsedBody);
     if (body === undefined && METHODS_WITH_BODY.has(method)) {
@@ -215,7 +236,7 @@ export function createNodeHandler(
         return writeReply(
           res,
           unreadableReply(read, maxBodyBytes),
-          closing() || read.kind === 'too-large',
+          responder.closing() || read.kind === 'too-large',
         );
       }
       // The bytes were held while they arrived; decoded, they are the request's own.
@@ -227,7 +248,7 @@ export function createNodeHandler(
             { kind: 'unreadable', reason: 'the body is not valid UTF-8' },
             maxBodyBytes,
           ),
-          closing(),
+          responder.closing(),
         );
       }
       body = { text: read.bytes.toString('utf8') };
@@ -236,7 +257,7 @@ export function createNodeHandler(
     await endpoint.serve(
       {
         method,
-        headers: nodeHeaders(req.headers),
+        headers: new NodeHeaders(req.headers),
         body,
         get signal() {
           return gone.signal;

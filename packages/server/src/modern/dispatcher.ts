@@ -357,7 +357,7 @@ export class ModernDispatcher {
                 },
               }),
       push: undefined,
-      projectToolResult: (result) => appendTextFallback(result),
+      projectToolResult: appendTextFallback,
     };
     return roundMethod === 'tools/call'
       ? serveToolCall(runtime, round, { era: 'modern' })

@@ -116,7 +116,9 @@ function toWire(envelope: RoundEnvelope): WireEnvelope {
   if (envelope.state?.form === 'json') wire.j = envelope.state.value;
   if (!isEmpty(envelope.asked)) {
     wire.a = {};
-    for (const [key, entry] of Object.entries(envelope.asked)) {
+    for (const key in envelope.asked) {
+      if (!Object.hasOwn(envelope.asked, key)) continue;
+      const entry = envelope.asked[key] as AskedEntry;
       const ask: WireAsk = { k: KIND_CODES[entry.kind], d: entry.digest };
       if (entry.question !== undefined) {
         ask.m = entry.question.message;
@@ -129,7 +131,9 @@ function toWire(envelope: RoundEnvelope): WireEnvelope {
   if (!isEmpty(envelope.reasks)) wire.n = envelope.reasks;
   if (!isEmpty(envelope.answers)) {
     wire.y = {};
-    for (const [key, recorded] of Object.entries(envelope.answers)) {
+    for (const key in envelope.answers) {
+      if (!Object.hasOwn(envelope.answers, key)) continue;
+      const recorded = envelope.answers[key] as RecordedAnswer;
       wire.y[key] = [recorded.digest, recorded.answer];
     }
   }
@@ -145,7 +149,9 @@ function askedOf(wire: unknown): AskedRecord | undefined {
   if (wire === undefined) return {};
   if (!isRecord(wire)) return undefined;
   const asked: Record<string, AskedEntry> = {};
-  for (const [key, value] of Object.entries(wire)) {
+  for (const key in wire) {
+    if (!Object.hasOwn(wire, key)) continue;
+    const value = wire[key];
     if (!isRecord(value) || typeof value.d !== 'string') return undefined;
     const kind = typeof value.k === 'string' ? KINDS_BY_CODE[value.k] : undefined;
     if (kind === undefined) return undefined;

@@ -29,14 +29,24 @@ import { elicitRequestFor } from './versionSchemas.ts';
 function keepAnswerable(
   requests: InputRequests,
   declared: ClientCapabilities,
-): { kept: InputRequests; unanswerable: InputRequest[] } {
+): { kept: InputRequests; count: number; unanswerable: InputRequest[] } {
   const kept: InputRequests = {};
   const unanswerable: InputRequest[] = [];
-  for (const [key, request] of Object.entries(requests)) {
-    if (supportsRequest(declared, request)) kept[key] = request;
-    else if (askInfoOf(request)?.optional !== true) unanswerable.push(request);
+  let count = 0;
+  for (const key in requests) {
+    if (!Object.hasOwn(requests, key)) continue;
+    const request = requests[key] as InputRequest;
+    if (supportsRequest(declared, request)) {
+      kept[key] = request;
+      count++;
+    } else if (askInfoOf(request)?.optional !== true) unanswerable.push(request);
   }
-  return { kept, unanswerable };
+  return { kept, count, unanswerable };
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 /** The author's state of an ask, in the form it gave it. */
@@ -106,12 +116,15 @@ export async function finishAsk(
   destination: AskDestination,
 ): Promise<InputRequiredResult> {
   const requests = ask.inputRequests ?? {};
-  const { kept, unanswerable } = keepAnswerable(requests, destination.capabilities);
-  const nothingLeft = Object.keys(kept).length === 0 && Object.keys(requests).length > 0;
-  const missing = missingCapabilities(
-    destination.capabilities,
-    nothingLeft ? Object.values(requests) : unanswerable,
-  );
+  const { kept, count, unanswerable } = keepAnswerable(requests, destination.capabilities);
+  const nothingLeft = count === 0 && !isEmpty(requests);
+  const missing =
+    unanswerable.length === 0 && !nothingLeft
+      ? undefined
+      : missingCapabilities(
+          destination.capabilities,
+          nothingLeft ? Object.values(requests) : unanswerable,
+        );
   if (missing !== undefined) {
     throw new UnsupportedCapabilityError(
       { feature: clientFeatureOf(missing), requiredCapabilities: missing },
@@ -121,7 +134,8 @@ export async function finishAsk(
     );
   }
   const sent: InputRequests = {};
-  for (const [key, request] of Object.entries(kept)) {
+  for (const key in kept) {
+    const request = kept[key] as InputRequest;
     sent[key] =
       request.method === 'elicitation/create'
         ? elicitRequestFor(request, destination.protocolVersion)
@@ -145,7 +159,7 @@ export async function finishAsk(
   }
   return {
     resultType: 'input_required',
-    ...(Object.keys(sent).length > 0 ? { inputRequests: sent } : {}),
+    ...(count > 0 ? { inputRequests: sent } : {}),
     requestState,
     ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
   };

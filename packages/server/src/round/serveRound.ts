@@ -338,7 +338,8 @@ async function runRound(
         : envelope.state.form === 'string'
           ? envelope.state.value
           : JSON.stringify(envelope.state.value),
-    state: await stateOf(target, envelope),
+    // Only JSON state has a schema to check (and so something to await).
+    state: envelope?.state?.form === 'json' ? await stateOf(target, envelope) : null,
     maxReasks: reaskBudget(runtime, target),
     get signal() {
       return req.signal;
@@ -408,7 +409,10 @@ async function runRound(
       used: 'inputRequired',
     });
   }
-  for (const [key, request] of Object.entries(ask.inputRequests ?? {})) {
+  const requests = ask.inputRequests;
+  for (const key in requests) {
+    if (!Object.hasOwn(requests, key)) continue;
+    const request = requests[key] as InputRequest;
     if (request.method === 'elicitation/create' && request.params.mode !== 'url') {
       runtime.lintSchema({ handler: target.handler, key }, request.params.requestedSchema);
     }
@@ -525,7 +529,8 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
       },
     };
   }
-  const checked = await target.check(target.arguments);
+  const checking = target.check(target.arguments);
+  const checked = checking instanceof Promise ? await checking : checking;
   if (!checked.ok) {
     const message = `Invalid arguments for ${what}: ${checked.issues.join('; ')}`;
     // SEP-1303: a tool's argument errors are a result the model can read and correct.

@@ -44,8 +44,8 @@ export interface RoundTarget {
   bindingArguments: unknown;
   /** The arguments to check, as sent. */
   arguments: unknown;
-  /** How arguments are checked; `undefined` when the handler takes none worth checking. */
-  check(args: unknown): Promise<ArgumentCheck>;
+  /** How arguments are checked (at once, with nothing to await, when there is no schema). */
+  check(args: unknown): ArgumentCheck | Promise<ArgumentCheck>;
   /** Run the handler and normalise what it returned. */
   run(args: unknown, ctx: Context): Promise<NormalisedResult>;
   /** Normalise what the middleware chain resolved to (it may return a value of its own). */
@@ -89,7 +89,7 @@ function partsOf(tool: ToolDefinition): ToolParts {
     const hasOutputSchema = tool.options.outputSchema !== undefined;
     parts = {
       handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
-      check: async (value) =>
+      check: (value) =>
         tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
       run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
       normalise: (value) => toToolResult(value, hasOutputSchema),
@@ -132,7 +132,7 @@ function promptTarget(prompt: PromptDefinition, params: Record<string, unknown>)
     middlewareParams: { name: prompt.name, arguments: isRecord(args) ? args : {} },
     bindingArguments: args ?? {},
     arguments: args ?? {},
-    check: async (value) =>
+    check: (value) =>
       prompt.input === undefined ? { ok: true, value } : prompt.input.validate(value),
     run: async (value, ctx) => toPromptResult(await prompt.handler(value, ctx)),
     normalise: (value) => value as PromptRoundResult,
@@ -154,7 +154,7 @@ function resourceTarget(
     middlewareParams: { uri },
     bindingArguments: {},
     arguments: {},
-    check: async (value) => ({ ok: true, value }),
+    check: (value) => ({ ok: true, value }),
     run: async (_value, ctx) => toResourceResult((await read(ctx)) as never, uri, mimeType),
     normalise: (value) => value as ResourceRoundResult,
     askArguments: {},
