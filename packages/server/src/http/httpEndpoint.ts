@@ -24,6 +24,7 @@ import {
   errorReply,
   SSE_HEADERS,
   type EventSink,
+  type FollowedResponse,
   type Inbound,
   type Reply,
   type Responder,
@@ -468,9 +469,44 @@ export class HttpEndpoint {
   }
 }
 
-function answer(responder: Responder, reply: Response | Reply): void {
+function answer(responder: Responder, reply: Response | FollowedResponse | Reply): void {
   if (reply instanceof Response) responder.web(reply);
+  else if ('response' in reply) responder.web(reply.response, reply.ended);
   else responder.send(reply);
+}
+
+/** The same response, with `ended` called once its body is read to the end or cancelled. */
+function followBody(response: Response, ended: () => void): Response {
+  if (response.body === null) {
+    ended();
+    return response;
+  }
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    ended();
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await reader.read();
+        if (finished) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /** A whole answer as a web `Response`. */
@@ -494,7 +530,7 @@ function webResponder(): { responder: Responder; response: Promise<Response> } {
     response,
     responder: {
       send: (reply) => resolve(webReply(reply)),
-      web: resolve,
+      web: (reply, ended) => resolve(ended === undefined ? reply : followBody(reply, ended)),
       events: (headers): EventSink => {
         let controller!: ReadableStreamDefaultController<Uint8Array>;
         const body = new ReadableStream<Uint8Array>({

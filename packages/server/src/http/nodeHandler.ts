@@ -109,6 +109,7 @@ async function pipeResponse(
   res: ServerResponse,
   response: Response,
   close: boolean,
+  ended: (() => void) | undefined,
 ): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
@@ -116,6 +117,7 @@ async function pipeResponse(
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
+    ended?.();
     return;
   }
   const stream = headers['content-type']?.startsWith('text/event-stream') === true;
@@ -146,6 +148,7 @@ async function pipeResponse(
   } finally {
     res.off('close', cancel);
     res.end();
+    ended?.();
   }
 }
 
@@ -174,7 +177,7 @@ class ClientGone {
 function nodeResponder(res: ServerResponse, closing: () => boolean): Responder {
   return {
     send: (reply) => writeReply(res, reply, closing()),
-    web: (response) => void pipeResponse(res, response, closing()),
+    web: (response, ended) => void pipeResponse(res, response, closing(), ended),
     events: (headers): EventSink => {
       res.writeHead(200, {
         ...SSE_HEADERS,

@@ -10,7 +10,7 @@ import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import type { CallTracker } from '../sdk/sessionServer.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
-import { errorReply, type Reply } from './wire.ts';
+import { errorReply, type FollowedResponse, type Reply } from './wire.ts';
 
 /**
  * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on the
@@ -29,7 +29,10 @@ import { errorReply, type Reply } from './wire.ts';
 
 /** One call in flight on a session. */
 interface Call {
+  /** Aborted when its request is, or when it is abandoned. */
   controller: AbortController;
+  /** Why it was abandoned, once it was. */
+  abandoned: Error | undefined;
   /** How many requests to the client it is waiting on. */
   waiting: number;
 }
@@ -68,6 +71,12 @@ function isEventStream(response: Response): boolean {
   return response.headers.get('content-type')?.startsWith('text/event-stream') === true;
 }
 
+function abandon(call: Call, error: Error): void {
+  if (call.abandoned !== undefined) return;
+  call.abandoned = error;
+  call.controller.abort(error);
+}
+
 export class HandshakeSessions {
   readonly #runtime: ServerRuntime;
   readonly #limits: EndpointLimits;
@@ -96,7 +105,7 @@ export class HandshakeSessions {
     request: Request,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | Reply> {
+  ): Promise<Response | FollowedResponse | Reply> {
     if (this.#closed || this.#draining) {
       return errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
         'retry-after': '1',
@@ -168,7 +177,7 @@ export class HandshakeSessions {
     request: Request,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | Reply> {
+  ): Promise<Response | FollowedResponse | Reply> {
     const session = this.#sessions.get(id);
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
@@ -229,16 +238,22 @@ export class HandshakeSessions {
   }
 
   #abandon(session: Session, call: Call): void {
-    call.controller.abort(new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
+    abandon(call, new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
   }
 
   #tracker(session: Session): CallTracker {
     return {
-      begin: () => {
-        const call: Call = { controller: new AbortController(), waiting: 0 };
+      begin: (request) => {
+        const call: Call = { controller: new AbortController(), abandoned: undefined, waiting: 0 };
+        const cancelled = () => call.controller.abort(request.reason);
+        if (request.aborted) cancelled();
+        else request.addEventListener('abort', cancelled, { once: true });
         session.calls.add(call);
         return {
           signal: call.controller.signal,
+          get abandoned() {
+            return call.abandoned;
+          },
           waitOn: async (pending) => {
             if (this.#draining) this.#abandon(session, call);
             call.waiting++;
@@ -249,6 +264,7 @@ export class HandshakeSessions {
             }
           },
           end: () => {
+            request.removeEventListener('abort', cancelled);
             session.calls.delete(call);
             session.lastSeen = this.#now();
             if (session.calls.size === 0) session.detachedSince = undefined;
@@ -258,39 +274,23 @@ export class HandshakeSessions {
     };
   }
 
-  /** Count the client as present while it reads the stream of one of its calls. */
-  #follow(session: Session, response: Response): Response {
+  /**
+   * Count the client as present while it reads the stream of one of its calls. The host tells
+   * when the stream is done with, so no second stream is wrapped around the SDK's.
+   */
+  #follow(session: Session, response: Response): Response | FollowedResponse {
     if (response.body === null || !isEventStream(response)) return response;
     session.streams++;
     session.detachedSince = undefined;
     let released = false;
-    const release = () => {
+    const ended = () => {
       if (released) return;
       released = true;
       session.streams--;
       session.lastSeen = this.#now();
       if (session.streams === 0 && session.calls.size > 0) session.detachedSince = this.#now();
     };
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            release();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          release();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        release();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
+    return { response, ended };
   }
 
   #startSweeping(): void {
@@ -333,7 +333,7 @@ export class HandshakeSessions {
     session.closing = true;
     this.#sessions.delete(session.id);
     const error = new SessionClosedError({ reason, sessionId: session.id });
-    for (const call of session.calls) call.controller.abort(error);
+    for (const call of session.calls) abandon(call, error);
     await session.server.close().catch(() => {});
   }
 }

@@ -44,13 +44,19 @@ export interface SessionOptions {
 
 /** Follows the calls of one session (see `http/sessions.ts`). */
 export interface CallTracker {
-  begin(): TrackedCall;
+  /** A call begins; `request` is its request's signal (aborted when the client cancels it). */
+  begin(request: AbortSignal): TrackedCall;
 }
 
 /** One call in flight. */
 export interface TrackedCall {
-  /** Aborted, with the reason as a Parley error, when the call is abandoned. */
+  /**
+   * Aborted when the request is, or when the call is abandoned. One signal, not a second one
+   * joined to the request's with `AbortSignal.any`: a pending call holds as little as it can.
+   */
   signal: AbortSignal;
+  /** Why the call was abandoned (a Parley error), once it was. */
+  readonly abandoned: Error | undefined;
   /** Marks the call as waiting on the client while `pending` is. */
   waitOn<T>(pending: Promise<T>): Promise<T>;
   end(): void;
@@ -98,7 +104,7 @@ function pushChannel(
       return await (call === undefined ? pending : call.waitOn(pending));
     } catch (error) {
       // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
-      if (call?.signal.aborted === true) throw call.signal.reason;
+      if (call?.abandoned !== undefined) throw call.abandoned;
       throw error;
     }
   };
@@ -190,8 +196,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       inputResponses: undefined,
       requestState: undefined,
       request: facts(server, ctx, method, authInfo),
-      signal:
-        call === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, call.signal]),
+      signal: call === undefined ? ctx.mcpReq.signal : call.signal,
       log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
       progress:
         progressToken === undefined
@@ -222,7 +227,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   const round = (method: RoundMethod) =>
     server.setRequestHandler(method, async (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
-      const call = options.calls?.begin();
+      const call = options.calls?.begin(ctx.mcpReq.signal);
       try {
         return settle(await serveCall(method, params, ctx, call));
       } finally {
