@@ -18,7 +18,7 @@ import { HostCheck } from './hostCheck.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from './paramHeaders.ts';
-import { HandshakeSessions } from './sessions.ts';
+import { HandshakeSessions, type SessionRequest } from './sessions.ts';
 import {
   errorJson,
   errorReply,
@@ -314,7 +314,7 @@ export class HttpEndpoint {
       if (sessionId !== null) {
         return answer(
           responder,
-          await this.#sessions.serve(sessionId, inbound.toRequest(), undefined, authInfo),
+          await this.#sessions.serve(sessionId, sessionRequest(inbound), undefined, authInfo),
         );
       }
     }
@@ -403,7 +403,7 @@ export class HttpEndpoint {
     if (sessionId !== null) {
       return answer(
         responder,
-        await this.#sessions.serve(sessionId, inbound.toRequest(), message, authInfo),
+        await this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo),
       );
     }
     const record = message as Record<string, unknown>;
@@ -415,7 +415,10 @@ export class HttpEndpoint {
           json: errorJson(-32602, `Invalid params: ${problem}`, idOf(message)),
         });
       }
-      return answer(responder, await this.#sessions.open(inbound.toRequest(), message, authInfo));
+      return answer(
+        responder,
+        await this.#sessions.open(sessionRequest(inbound), message, authInfo),
+      );
     }
     responder.send({
       status: 400,
@@ -467,6 +470,11 @@ export class HttpEndpoint {
     );
     return this.#stateless;
   }
+}
+
+/** What a session keeps of a request (not its body, not its signal: see `SessionRequest`). */
+function sessionRequest(inbound: Inbound): SessionRequest {
+  return { method: inbound.method, headers: inbound.headers };
 }
 
 function answer(responder: Responder, reply: Response | FollowedResponse | Reply): void {

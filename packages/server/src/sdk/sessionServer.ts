@@ -94,19 +94,18 @@ function pushChannel(
   call: TrackedCall | undefined,
 ): PushChannel {
   const unavailable = options.pushUnavailable;
-  const send = async (
+  // Not an async function: a call waiting on its user holds no suspended frame here.
+  const send = (
     method: string,
     params: unknown,
     wait: { timeout: number; signal: AbortSignal },
-  ) => {
+  ): Promise<unknown> => {
     const pending = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
-    try {
-      return await (call === undefined ? pending : call.waitOn(pending));
-    } catch (error) {
-      // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
-      if (call?.abandoned !== undefined) throw call.abandoned;
-      throw error;
-    }
+    if (call === undefined) return pending;
+    // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
+    return call.waitOn(pending).catch((error: unknown) => {
+      throw call.abandoned ?? error;
+    });
   };
   return {
     elicit: (params, wait) => send('elicitation/create', params, wait),
