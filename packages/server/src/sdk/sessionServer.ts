@@ -224,14 +224,13 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   };
 
   const round = (method: RoundMethod) =>
-    server.setRequestHandler(method, async (request, ctx) => {
+    server.setRequestHandler(method, (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
       const call = options.calls?.begin(ctx.mcpReq.signal);
-      try {
-        return settle(await serveCall(method, params, ctx, call));
-      } finally {
-        call?.end();
-      }
+      // A chain, not an async function: a call waiting on its user holds no frame here. (The
+      // pipeline's functions are async: nothing above throws before `call.end` is arranged.)
+      const served = serveCall(method, params, ctx, call).then(settle);
+      return call === undefined ? served : served.finally(() => call.end());
     });
 
   const list = (method: ListMethod) =>
