@@ -181,6 +181,10 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
   const connection = `connection-${crypto.randomUUID()}`;
 
+  // One per session, not one per call.
+  const projectToolResult: RoundRequest['projectToolResult'] = (result, outputJsonSchema) =>
+    server.projectCallToolResult(result as never, outputJsonSchema as never) as never;
+
   const serveCall = (
     method: RoundMethod,
     params: Record<string, unknown>,
@@ -211,8 +215,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
                 },
               }),
       push: pushChannel(server, ctx, options, call),
-      projectToolResult: (result, outputJsonSchema) =>
-        server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
+      projectToolResult,
     };
     return method === 'tools/call'
       ? serveToolCall(runtime, round, {
