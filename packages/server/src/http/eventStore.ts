@@ -151,23 +151,47 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
  * of one session finds nothing in another (a `400`, as for an id never issued).
  */
 export function sessionEventStore(store: EventStore, sessionId: () => string): EventStore {
-  const qualified = (streamId: StreamId) => `${sessionId()}/${streamId}`;
-  const own = (streamId: StreamId | undefined): StreamId | undefined => {
-    const prefix = `${sessionId()}/`;
+  return new SessionEventStore(store, sessionId);
+}
+
+/** A class, so a session's view is one object, not a closure per method. */
+class SessionEventStore implements EventStore {
+  readonly #store: EventStore;
+  readonly #sessionId: () => string;
+
+  constructor(store: EventStore, sessionId: () => string) {
+    this.#store = store;
+    this.#sessionId = sessionId;
+  }
+
+  #qualified(streamId: StreamId): StreamId {
+    return `${this.#sessionId()}/${streamId}`;
+  }
+
+  #own(streamId: StreamId | undefined): StreamId | undefined {
+    const prefix = `${this.#sessionId()}/`;
     return streamId?.startsWith(prefix) === true ? streamId.slice(prefix.length) : undefined;
-  };
-  return {
-    storeEvent: (streamId, message) => store.storeEvent(qualified(streamId), message),
-    getStreamIdForEventId: async (eventId) => own(await store.getStreamIdForEventId(eventId)),
-    async replayEventsAfter(lastEventId, handlers) {
-      if (own(await store.getStreamIdForEventId(lastEventId)) === undefined) {
-        throw new RangeError(`event ${JSON.stringify(lastEventId)} is not of this session`);
-      }
-      const streamId = own(await store.replayEventsAfter(lastEventId, handlers));
-      if (streamId === undefined) {
-        throw new Error(`the event store replayed a stream of another session`);
-      }
-      return streamId;
-    },
-  };
+  }
+
+  storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    return this.#store.storeEvent(this.#qualified(streamId), message);
+  }
+
+  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+    return this.#own(await this.#store.getStreamIdForEventId(eventId));
+  }
+
+  async replayEventsAfter(
+    lastEventId: EventId,
+    handlers: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
+    if (this.#own(await this.#store.getStreamIdForEventId(lastEventId)) === undefined) {
+      throw new RangeError(`event ${JSON.stringify(lastEventId)} is not of this session`);
+    }
+    const streamId = this.#own(await this.#store.replayEventsAfter(lastEventId, handlers));
+    if (streamId === undefined) {
+      throw new Error(`the event store replayed a stream of another session`);
+    }
+    return streamId;
+  }
 }

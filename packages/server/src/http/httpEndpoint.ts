@@ -14,12 +14,13 @@ import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from './paramHeaders.ts';
-import { HandshakeSessions } from './sessions.ts';
+import { HandshakeSessions, type SessionRequest } from './sessions.ts';
 import {
   errorJson,
   errorReply,
   SSE_HEADERS,
   type EventSink,
+  type FollowedResponse,
   type Inbound,
   type Reply,
   type Responder,
@@ -309,7 +310,7 @@ export class HttpEndpoint {
       if (sessionId !== null) {
         return answer(
           responder,
-          await this.#sessions.serve(sessionId, inbound.toRequest(), undefined, authInfo),
+          await this.#sessions.serve(sessionId, sessionRequest(inbound), undefined, authInfo),
         );
       }
     }
@@ -398,7 +399,7 @@ export class HttpEndpoint {
     if (sessionId !== null) {
       return answer(
         responder,
-        await this.#sessions.serve(sessionId, inbound.toRequest(), message, authInfo),
+        await this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo),
       );
     }
     const record = message as Record<string, unknown>;
@@ -410,7 +411,10 @@ export class HttpEndpoint {
           json: errorJson(-32602, `Invalid params: ${problem}`, idOf(message)),
         });
       }
-      return answer(responder, await this.#sessions.open(inbound.toRequest(), message, authInfo));
+      return answer(
+        responder,
+        await this.#sessions.open(sessionRequest(inbound), message, authInfo),
+      );
     }
     responder.send({
       status: 400,
@@ -464,9 +468,49 @@ export class HttpEndpoint {
   }
 }
 
-function answer(responder: Responder, reply: Response | Reply): void {
+/** What a session keeps of a request (not its body, not its signal: see `SessionRequest`). */
+function sessionRequest(inbound: Inbound): SessionRequest {
+  return { method: inbound.method, headers: inbound.headers };
+}
+
+function answer(responder: Responder, reply: Response | FollowedResponse | Reply): void {
   if (reply instanceof Response) responder.web(reply);
+  else if ('response' in reply) responder.web(reply.response, reply.ended);
   else responder.send(reply);
+}
+
+/** The same response, with `ended` called once its body is read to the end or cancelled. */
+function followBody(response: Response, ended: () => void): Response {
+  if (response.body === null) {
+    ended();
+    return response;
+  }
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    ended();
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await reader.read();
+        if (finished) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /** A whole answer as a web `Response`. */
@@ -490,7 +534,7 @@ function webResponder(): { responder: Responder; response: Promise<Response> } {
     response,
     responder: {
       send: (reply) => resolve(webReply(reply)),
-      web: resolve,
+      web: (reply, ended) => resolve(ended === undefined ? reply : followBody(reply, ended)),
       events: (headers): EventSink => {
         let controller!: ReadableStreamDefaultController<Uint8Array>;
         const body = new ReadableStream<Uint8Array>({

@@ -104,18 +104,24 @@ function writeReply(res: ServerResponse, reply: Reply, close: boolean): void {
   res.end(reply.json);
 }
 
-/** Write a web `Response` (an SDK stream, say), cancelling it if the client goes away. */
-async function pipeResponse(
+/**
+ * Write a web `Response` (an SDK stream, say), cancelling it if the client goes away. A pump of
+ * callbacks, not an async loop: a stream held open for minutes (a call waiting on its user)
+ * holds no suspended frame.
+ */
+function pipeResponse(
   res: ServerResponse,
   response: Response,
   close: boolean,
-): Promise<void> {
+  ended: (() => void) | undefined,
+): void {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
+    ended?.();
     return;
   }
   const stream = headers['content-type']?.startsWith('text/event-stream') === true;
@@ -124,29 +130,32 @@ async function pipeResponse(
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   res.once('close', cancel);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const go = () => {
-            res.off('drain', go);
-            res.off('close', go);
-            resolve();
-          };
-          res.once('drain', go);
-          res.once('close', go);
-        });
-      }
-      if (res.destroyed) break;
-    }
-  } catch {
-    // The stream failed or was cancelled: end what was sent.
-  } finally {
+  let finished = false;
+  // The stream ended, failed or was cancelled: end what was sent.
+  const finish = () => {
+    if (finished) return;
+    finished = true;
     res.off('close', cancel);
     res.end();
-  }
+    ended?.();
+  };
+  const resume = () => {
+    res.off('drain', resume);
+    res.off('close', resume);
+    pump();
+  };
+  const pump = (): void => {
+    reader
+      .read()
+      .then(({ done, value }) => {
+        if (done || res.destroyed) return finish();
+        if (res.write(value)) return pump();
+        res.once('drain', resume);
+        res.once('close', resume);
+      })
+      .catch(finish);
+  };
+  pump();
 }
 
 /**
@@ -193,8 +202,8 @@ class NodeResponder implements Responder {
     writeReply(this.#res, reply, this.closing());
   }
 
-  web(response: Response): void {
-    void pipeResponse(this.#res, response, this.closing());
+  web(response: Response, ended?: () => void): void {
+    pipeResponse(this.#res, response, this.closing(), ended);
   }
 
   events(headers?: Record<string, string>): EventSink {

@@ -5,12 +5,13 @@ import type {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
+import type { HeaderReader } from '../modern/headers.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { loadSdk, loadSessionServer } from '../sdk/load.ts';
-import type { CallTracker } from '../sdk/sessionServer.ts';
+import type { CallTracker, TrackedCall } from '../sdk/sessionServer.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
-import { errorReply, type Reply } from './wire.ts';
+import { errorReply, type FollowedResponse, type Reply } from './wire.ts';
 
 /**
  * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on the
@@ -27,11 +28,86 @@ import { errorReply, type Reply } from './wire.ts';
  *   and a `retry`, and a client that reconnects with `Last-Event-ID` gets what it missed.
  */
 
-/** One call in flight on a session. */
-interface Call {
-  controller: AbortController;
+/**
+ * What a session's transport reads of a request: its method and its headers. Not a web
+ * `Request`: one per call (the headers copied, a URL, an abort signal following the client's)
+ * is a few kilobytes that a call waiting on its user holds for minutes. The SDK's transport
+ * (2.4.0, pinned) reads `method` and `headers.get()` and nothing else, and a session learns
+ * that its client left from the call's stream, not from a request signal.
+ */
+export interface SessionRequest {
+  method: string;
+  headers: HeaderReader;
+}
+
+/** A {@link SessionRequest} as the SDK transport's parameter type names it. */
+function asTransportRequest(request: SessionRequest): Request {
+  return request as unknown as Request;
+}
+
+/** What a call needs of the sessions it belongs to. */
+interface CallHost {
+  isDraining(): boolean;
+  now(): number;
+}
+
+/**
+ * One call in flight on a session. A class, and its own abort listener (`handleEvent`), so a
+ * call waiting on its user holds one object and one controller, not a closure per hook.
+ */
+class SessionCall implements TrackedCall {
+  /** Aborted when its request is, or when it is abandoned. */
+  readonly #controller = new AbortController();
+  #abandoned: Error | undefined;
   /** How many requests to the client it is waiting on. */
-  waiting: number;
+  waiting = 0;
+  readonly #session: Session;
+  readonly #request: AbortSignal;
+  readonly #host: CallHost;
+
+  constructor(session: Session, request: AbortSignal, host: CallHost) {
+    this.#session = session;
+    this.#request = request;
+    this.#host = host;
+    if (request.aborted) this.handleEvent();
+    else request.addEventListener('abort', this, { once: true });
+    session.calls.add(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get abandoned(): Error | undefined {
+    return this.#abandoned;
+  }
+
+  /** Its request was aborted (the client cancelled the call). */
+  handleEvent(): void {
+    this.#controller.abort(this.#request.reason);
+  }
+
+  abandon(error: Error): void {
+    if (this.#abandoned !== undefined) return;
+    this.#abandoned = error;
+    this.#controller.abort(error);
+  }
+
+  waitOn<T>(pending: Promise<T>): Promise<T> {
+    if (this.#host.isDraining()) {
+      this.abandon(new SessionClosedError({ reason: 'shutdown', sessionId: this.#session.id }));
+    }
+    this.waiting++;
+    return pending.finally(() => void this.waiting--);
+  }
+
+  end(): void {
+    this.#request.removeEventListener('abort', this);
+    const session = this.#session;
+    session.calls.delete(this);
+    session.lastSeen = this.#host.now();
+    if (session.calls.size === 0) session.detachedSince = undefined;
+  }
 }
 
 interface Session {
@@ -45,7 +121,7 @@ interface Session {
   streams: number;
   /** Since when it has had calls in flight and no stream. */
   detachedSince: number | undefined;
-  calls: Set<Call>;
+  calls: Set<SessionCall>;
   closing: boolean;
   /** Its view of the event store (`undefined`: streams are not resumable). */
   events: EventStore | undefined;
@@ -79,12 +155,14 @@ export class HandshakeSessions {
   #timer: ReturnType<typeof setInterval> | undefined;
   #draining = false;
   #closed = false;
+  readonly #callHost: CallHost;
 
   constructor(runtime: ServerRuntime, options: SessionsOptions) {
     this.#runtime = runtime;
     this.#limits = options.limits;
     this.#eventStore = options.eventStore;
     this.#now = options.now ?? Date.now;
+    this.#callHost = { isDraining: () => this.#draining, now: this.#now };
   }
 
   get size(): number {
@@ -93,10 +171,10 @@ export class HandshakeSessions {
 
   /** Open a session with its `initialize` request. */
   async open(
-    request: Request,
+    request: SessionRequest,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | Reply> {
+  ): Promise<Response | FollowedResponse | Reply> {
     if (this.#closed || this.#draining) {
       return errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
         'retry-after': '1',
@@ -150,7 +228,7 @@ export class HandshakeSessions {
         calls: this.#tracker(session),
       });
       await session.server.connect(session.transport);
-      const response = await session.transport.handleRequest(request, {
+      const response = await session.transport.handleRequest(asTransportRequest(request), {
         parsedBody,
         ...(authInfo !== undefined ? { authInfo } : {}),
       });
@@ -165,10 +243,10 @@ export class HandshakeSessions {
   /** Serve a request of an open session (a call, an answer, its GET stream, its `DELETE`). */
   async serve(
     id: string,
-    request: Request,
+    request: SessionRequest,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | Reply> {
+  ): Promise<Response | FollowedResponse | Reply> {
     const session = this.#sessions.get(id);
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
@@ -176,7 +254,7 @@ export class HandshakeSessions {
     }
     session.lastSeen = this.#now();
     const ofCall = request.method === 'POST' || (await this.#resumesCall(session, request));
-    const response = await session.transport.handleRequest(request, {
+    const response = await session.transport.handleRequest(asTransportRequest(request), {
       ...(parsedBody !== undefined ? { parsedBody } : {}),
       ...(authInfo !== undefined ? { authInfo } : {}),
     });
@@ -191,7 +269,7 @@ export class HandshakeSessions {
    * Does this `GET` resume a call's stream (rather than open or resume the session's
    * notification stream, which says nothing about whether the client is still there)?
    */
-  async #resumesCall(session: Session, request: Request): Promise<boolean> {
+  async #resumesCall(session: Session, request: SessionRequest): Promise<boolean> {
     const lastEventId = request.headers.get('last-event-id');
     if (request.method !== 'GET' || lastEventId === null || session.events === undefined) {
       return false;
@@ -208,7 +286,11 @@ export class HandshakeSessions {
   drain(): void {
     this.#draining = true;
     for (const session of this.#sessions.values()) {
-      for (const call of session.calls) if (call.waiting > 0) this.#abandon(session, call);
+      for (const call of session.calls) {
+        if (call.waiting > 0) {
+          call.abandon(new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
+        }
+      }
       session.transport.closeStandaloneSSEStream();
     }
   }
@@ -228,69 +310,27 @@ export class HandshakeSessions {
     await Promise.allSettled([...this.#sessions.values()].map((s) => this.#end(s, 'shutdown')));
   }
 
-  #abandon(session: Session, call: Call): void {
-    call.controller.abort(new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
-  }
-
   #tracker(session: Session): CallTracker {
-    return {
-      begin: () => {
-        const call: Call = { controller: new AbortController(), waiting: 0 };
-        session.calls.add(call);
-        return {
-          signal: call.controller.signal,
-          waitOn: async (pending) => {
-            if (this.#draining) this.#abandon(session, call);
-            call.waiting++;
-            try {
-              return await pending;
-            } finally {
-              call.waiting--;
-            }
-          },
-          end: () => {
-            session.calls.delete(call);
-            session.lastSeen = this.#now();
-            if (session.calls.size === 0) session.detachedSince = undefined;
-          },
-        };
-      },
-    };
+    return { begin: (request) => new SessionCall(session, request, this.#callHost) };
   }
 
-  /** Count the client as present while it reads the stream of one of its calls. */
-  #follow(session: Session, response: Response): Response {
+  /**
+   * Count the client as present while it reads the stream of one of its calls. The host tells
+   * when the stream is done with, so no second stream is wrapped around the SDK's.
+   */
+  #follow(session: Session, response: Response): Response | FollowedResponse {
     if (response.body === null || !isEventStream(response)) return response;
     session.streams++;
     session.detachedSince = undefined;
     let released = false;
-    const release = () => {
+    const ended = () => {
       if (released) return;
       released = true;
       session.streams--;
       session.lastSeen = this.#now();
       if (session.streams === 0 && session.calls.size > 0) session.detachedSince = this.#now();
     };
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            release();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          release();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        release();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
+    return { response, ended };
   }
 
   #startSweeping(): void {
@@ -333,7 +373,7 @@ export class HandshakeSessions {
     session.closing = true;
     this.#sessions.delete(session.id);
     const error = new SessionClosedError({ reason, sessionId: session.id });
-    for (const call of session.calls) call.controller.abort(error);
+    for (const call of session.calls) call.abandon(error);
     await session.server.close().catch(() => {});
   }
 }

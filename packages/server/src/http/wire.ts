@@ -56,8 +56,17 @@ export interface Responder {
   send(reply: Reply): void;
   /** Start a `200 text/event-stream` answer. */
   events(headers?: Record<string, string>): EventSink;
-  /** An answer the SDK built as a web `Response` (handshake sessions, listen streams). */
-  web(response: Response): void;
+  /**
+   * An answer the SDK built as a web `Response` (handshake sessions, listen streams); `ended`,
+   * if given, hears when its body is done with: read to the end, or dropped by the client.
+   */
+  web(response: Response, ended?: () => void): void;
+}
+
+/** A web `Response` whose end its maker wants to hear of (a session counting its readers). */
+export interface FollowedResponse {
+  response: Response;
+  ended: () => void;
 }
 
 /** A JSON-RPC error message as the body of an HTTP answer. */

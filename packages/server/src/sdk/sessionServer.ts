@@ -44,13 +44,19 @@ export interface SessionOptions {
 
 /** Follows the calls of one session (see `http/sessions.ts`). */
 export interface CallTracker {
-  begin(): TrackedCall;
+  /** A call begins; `request` is its request's signal (aborted when the client cancels it). */
+  begin(request: AbortSignal): TrackedCall;
 }
 
 /** One call in flight. */
 export interface TrackedCall {
-  /** Aborted, with the reason as a Parley error, when the call is abandoned. */
+  /**
+   * Aborted when the request is, or when the call is abandoned. One signal, not a second one
+   * joined to the request's with `AbortSignal.any`: a pending call holds as little as it can.
+   */
   signal: AbortSignal;
+  /** Why the call was abandoned (a Parley error), once it was. */
+  readonly abandoned: Error | undefined;
   /** Marks the call as waiting on the client while `pending` is. */
   waitOn<T>(pending: Promise<T>): Promise<T>;
   end(): void;
@@ -88,19 +94,18 @@ function pushChannel(
   call: TrackedCall | undefined,
 ): PushChannel {
   const unavailable = options.pushUnavailable;
-  const send = async (
+  // Not an async function: a call waiting on its user holds no suspended frame here.
+  const send = (
     method: string,
     params: unknown,
     wait: { timeout: number; signal: AbortSignal },
-  ) => {
+  ): Promise<unknown> => {
     const pending = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
-    try {
-      return await (call === undefined ? pending : call.waitOn(pending));
-    } catch (error) {
-      // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
-      if (call?.signal.aborted === true) throw call.signal.reason;
-      throw error;
-    }
+    if (call === undefined) return pending;
+    // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
+    return call.waitOn(pending).catch((error: unknown) => {
+      throw call.abandoned ?? error;
+    });
   };
   return {
     elicit: (params, wait) => send('elicitation/create', params, wait),
@@ -176,6 +181,10 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
   const connection = `connection-${crypto.randomUUID()}`;
 
+  // One per session, not one per call.
+  const projectToolResult: RoundRequest['projectToolResult'] = (result, outputJsonSchema) =>
+    server.projectCallToolResult(result as never, outputJsonSchema as never) as never;
+
   const serveCall = (
     method: RoundMethod,
     params: Record<string, unknown>,
@@ -190,8 +199,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       inputResponses: undefined,
       requestState: undefined,
       request: facts(server, ctx, method, authInfo),
-      signal:
-        call === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, call.signal]),
+      signal: call === undefined ? ctx.mcpReq.signal : call.signal,
       log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
       progress:
         progressToken === undefined
@@ -207,8 +215,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
                 },
               }),
       push: pushChannel(server, ctx, options, call),
-      projectToolResult: (result, outputJsonSchema) =>
-        server.projectCallToolResult(result as never, outputJsonSchema as never) as never,
+      projectToolResult,
     };
     return method === 'tools/call'
       ? serveToolCall(runtime, round, {
@@ -221,14 +228,13 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   };
 
   const round = (method: RoundMethod) =>
-    server.setRequestHandler(method, async (request, ctx) => {
+    server.setRequestHandler(method, (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
-      const call = options.calls?.begin();
-      try {
-        return settle(await serveCall(method, params, ctx, call));
-      } finally {
-        call?.end();
-      }
+      const call = options.calls?.begin(ctx.mcpReq.signal);
+      // A chain, not an async function: a call waiting on its user holds no frame here. (The
+      // pipeline's functions are async: nothing above throws before `call.end` is arranged.)
+      const served = serveCall(method, params, ctx, call).then(settle);
+      return call === undefined ? served : served.finally(() => call.end());
     });
 
   const list = (method: ListMethod) =>
