@@ -6,6 +6,42 @@ import type { ParleyServer } from '../../src/index.ts';
 
 let nextId = 1;
 
+/**
+ * One raw 2026-07-28 request of any method: the body with the era's `_meta`, and the routing
+ * headers (`Mcp-Method`, and `Mcp-Name` from the tool name or task id when there is one).
+ * The same for `server.fetch(new Request(url, init))` and `fetch(url, init)` over a socket.
+ */
+export function modernRequestInit(
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): RequestInit {
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+        },
+      },
+    }),
+  };
+}
+
 export interface RawResponse {
   status: number;
   body: {

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { ParleyServer, TaskCancelledError, elicitRequest } from '../../src/index.ts';
 import { ManualClock } from '../helpers/manualClock.ts';
 import { rawHandshake } from '../helpers/rawHandshake.ts';
+import { modernRequestInit } from '../helpers/rawModern.ts';
 
 /**
  * Tools that run as tasks, served through `ParleyServer` and spoken to on the raw wire: on
@@ -60,8 +61,6 @@ function deployServer(clock: ManualClock): { server: ParleyServer; seen: Seen } 
   return { server, seen };
 }
 
-let nextId = 1;
-
 /** What these tests read of a task method's result (absent members are absent on the wire). */
 interface WireTask {
   [key: string]: unknown;
@@ -84,31 +83,8 @@ async function raw(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = CAPABILITIES,
 ): Promise<{ status: number; result?: WireTask; error?: WireTask['error'] }> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
   const response = await server.fetch(
-    new Request('http://parley.test/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': capabilities,
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          },
-        },
-      }),
-    }),
+    new Request('http://parley.test/mcp', modernRequestInit(method, params, capabilities)),
   );
   const body = (await response.json()) as { result?: WireTask; error?: WireTask['error'] };
   return { status: response.status, ...body };

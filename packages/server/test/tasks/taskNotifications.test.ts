@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { ParleyServer, createMemoryTaskStore, elicitRequest } from '../../src/index.ts';
+import { modernRequestInit } from '../helpers/rawModern.ts';
 
 /**
  * `notifications/tasks` on the 2026-07-28 `subscriptions/listen` stream (SEP-2663 over
@@ -33,36 +34,12 @@ function deployServer(options: { store?: ReturnType<typeof createMemoryTaskStore
   return server;
 }
 
-let nextId = 1;
 function request(
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = CAPABILITIES,
 ): Request {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  return new Request('http://parley.test/mcp', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-        },
-      },
-    }),
-  });
+  return new Request('http://parley.test/mcp', modernRequestInit(method, params, capabilities));
 }
 
 async function call(server: ParleyServer, method: string, params: Record<string, unknown>) {

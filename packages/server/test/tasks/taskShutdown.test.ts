@@ -8,6 +8,7 @@ import {
   type RunningServer,
   type TaskStore,
 } from '../../src/index.ts';
+import { modernRequestInit } from '../helpers/rawModern.ts';
 
 /**
  * `close()` of a running server ends the tasks this process runs at once, `failed` with the
@@ -41,7 +42,6 @@ function replica(store: TaskStore, replicaId: string, aborted: unknown[]): Parle
   return server;
 }
 
-let nextId = 1;
 async function post(
   url: string,
   method: string,
@@ -49,33 +49,10 @@ async function post(
 ): Promise<
   Record<string, unknown> & { error?: { code: number; message: string; data?: unknown } }
 > {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': String(name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            extensions: TASKS,
-          },
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-        },
-      },
-    }),
-  });
+  const response = await fetch(
+    url,
+    modernRequestInit(method, params, { elicitation: { form: {} }, extensions: TASKS }),
+  );
   const body = (await response.json()) as { result?: Record<string, unknown>; error?: never };
   if (body.result === undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;
