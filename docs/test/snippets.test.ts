@@ -89,8 +89,8 @@ const testSources = [
   ...filesUnder(runtimesRoot, (path) => path.endsWith('.ts') && !path.startsWith('fixtures/')).map(
     (path) => readFileSync(`${runtimesRoot}/${path}`, 'utf8'),
   ),
-  // The load-balancer test runs the deployment guide's HAProxy configuration.
-  readFileSync(`${docsRoot}/../test/integration/loadBalancer/haproxy.test.ts`, 'utf8'),
+  // The load-balancer tests run the deployment guide's HAProxy configuration (their harness loads it).
+  readFileSync(`${docsRoot}/../test/integration/loadBalancer/harness.ts`, 'utf8'),
 ]
   .join('\n')
   // Tests that run in both eras name per-era files with a template: count both names.
