@@ -19,11 +19,12 @@
  * verdict is the median of those ratios, with their spread.
  *
  * Then, Parley against the raw SDK: memory per handshake session left waiting on `ctx.elicit`
- * (`elicitInput`), and cold start (spawn to the first modern response, plain `node`, built
- * packages). Last, where Parley's modern CPU goes (profiled in a run of its own).
+ * (`elicitInput`), and cold start to the first modern response (plain `node`, built packages):
+ * import + first response, from the script's first line, and the same from spawn. Last, where Parley's modern CPU goes (profiled in a run of its own).
  *
  *   pnpm --filter @parley/bench bench:http
- *     (TURNS, TURN_MS, WARMUP_MS, WARMUP_FLOWS, CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS)
+ *     (PARTS=modern,handshake,memory,cold,profile; TURNS, TURN_MS, WARMUP_MS, WARMUP_FLOWS,
+ *      CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS)
  *
  * The contenders run the built packages (`bench:http` builds them first), as users do.
  */
@@ -241,17 +242,25 @@ const coldHeaders = {
   'mcp-name': 'book_flight',
 };
 
-/** Spawn to the first modern response (a round that asks), median of COLD_RUNS runs. */
-async function coldStart(kind: 'parley' | 'sdk'): Promise<number> {
-  const runs: number[] = [];
+interface ColdStart {
+  /** Spawn to the first modern response: Node's own bootstrap included. */
+  spawn: number;
+  /** The script's first line to the first modern response: import, build, listen, answer. */
+  script: number;
+}
+
+/** Cold start to the first modern response (a round that asks), medians of COLD_RUNS runs. */
+async function coldStart(kind: 'parley' | 'sdk'): Promise<ColdStart> {
+  const spawn: number[] = [];
+  const script: number[] = [];
   for (let run = 0; run < COLD_RUNS; run++) {
     const started = performance.now();
     const child = fork(coldScript, [kind], {
       execArgv: [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const url = await new Promise<string>((resolve) =>
-      child.once('message', (message) => resolve((message as { url: string }).url)),
+    const { url, startedAt } = await new Promise<{ url: string; startedAt: number }>((resolve) =>
+      child.once('message', (message) => resolve(message as { url: string; startedAt: number })),
     );
     const response = await fetch(url, {
       method: 'POST',
@@ -271,15 +280,17 @@ async function coldStart(kind: 'parley' | 'sdk'): Promise<number> {
       }),
     });
     const body = (await response.json()) as { result?: { resultType?: string } };
-    runs.push(performance.now() - started);
+    const answered = performance.now();
+    spawn.push(answered - started);
+    // Both clocks are wall-clock based (`timeOrigin`), so this spans the two processes.
+    script.push(performance.timeOrigin + answered - startedAt);
     if (body.result?.resultType !== 'input_required')
       throw new Error(`${kind}: unexpected first response ${JSON.stringify(body)}`);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.send('exit');
     await exited;
   }
-  runs.sort((a, b) => a - b);
-  return percentile(runs, 50);
+  return { spawn: median(spawn), script: median(script) };
 }
 
 interface ProfileNode {
@@ -343,53 +354,81 @@ function summariseProfile(file: string): void {
   }
 }
 
+async function modernEra(): Promise<void> {
+  const modern = await interleaved([
+    { name: 'bare', kind: 'bare', flow: modernFlow },
+    { name: 'limit', kind: 'limit', flow: modernFlow },
+    { name: 'parley', kind: 'parley', flow: modernFlow },
+    { name: 'sdk', kind: 'sdk', flow: modernFlow },
+  ]);
+  const [, limitRun, parleyRun, sdkRun] = modern as [Running, Running, Running, Running];
+  console.log('modern era (three stateless rounds per flow):');
+  table(modern, limitRun, 'request');
+  const verdict = ratios(parleyRun, limitRun, cpuPerRequest);
+  console.log(
+    `\nmodern: Parley ÷ limit ${spread(verdict)}× CPU/request, median of ${TURNS} turns (target ≤ 1.50: ${verdict.median <= 1.5 ? 'met' : 'NOT met'}); per turn ${verdict.each.map((r) => r.toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `modern: Parley ÷ SDK ${spread(ratios(parleyRun, sdkRun, cpuPerRequest))}× CPU/request`,
+  );
+}
+
+async function handshakeEra(): Promise<void> {
+  const handshake = await interleaved([
+    { name: 'parley-hs', kind: 'parley', flow: handshakeFlow },
+    { name: 'sdk-hs', kind: 'sdkSessions', flow: handshakeFlow },
+  ]);
+  const [hs, sdkHs] = handshake as [Running, Running];
+  console.log('\nhandshake era (a session, ctx.elicit twice on the call stream):');
+  table(handshake, sdkHs, 'flow');
+  console.log(
+    `\nhandshake: Parley ÷ SDK ${spread(ratios(hs, sdkHs, cpuPerFlow))}× CPU/flow (${median(hs.turns.map(cpuPerFlow)).toFixed(3)} vs ${median(sdkHs.turns.map(cpuPerFlow)).toFixed(3)} ms)`,
+  );
+}
+
+async function sessionMemory(): Promise<void> {
+  const parleyMemory = await pendingMemory('parley');
+  const sdkMemory = await pendingMemory('sdkSessions');
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  console.log(`\nmemory per pending ctx.elicit session (${PENDING} sessions, after GC):`);
+  console.log(
+    `  Parley heap ${kib(parleyMemory.heapPerSession)}, RSS ${kib(parleyMemory.rssPerSession)}; SDK heap ${kib(sdkMemory.heapPerSession)}, RSS ${kib(sdkMemory.rssPerSession)}; heap ÷ SDK ${(parleyMemory.heapPerSession / sdkMemory.heapPerSession).toFixed(2)} (target ≤ 0.50)`,
+  );
+}
+
+async function coldStarts(): Promise<void> {
+  const parleyCold = await coldStart('parley');
+  const sdkCold = await coldStart('sdk');
+  // The target is on what the issue names cold start, import + first modern response: from the
+  // script's first line. Spawn to response adds Node's own bootstrap, the same for both (printed too).
+  const coldRatio = parleyCold.script / sdkCold.script;
+  console.log(
+    `cold start to the first modern response (median of ${COLD_RUNS}): import + first response Parley ${parleyCold.script.toFixed(0)} ms, SDK ${sdkCold.script.toFixed(0)} ms, ÷ SDK ${coldRatio.toFixed(2)} (target ≤ 0.50: ${coldRatio <= 0.5 ? 'met' : 'NOT met'}); from spawn (Node's bootstrap included) Parley ${parleyCold.spawn.toFixed(0)} ms, SDK ${sdkCold.spawn.toFixed(0)} ms, ÷ SDK ${(parleyCold.spawn / sdkCold.spawn).toFixed(2)}`,
+  );
+}
+
+async function profile(): Promise<void> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const profileFile = join(profileDir, 'parley.cpuprofile');
+  await profileParley(profileFile);
+  summariseProfile(profileFile);
+  rmSync(profileDir, { recursive: true, force: true });
+}
+
+const PARTS = {
+  modern: modernEra,
+  handshake: handshakeEra,
+  memory: sessionMemory,
+  cold: coldStarts,
+  profile,
+};
+const chosen = (process.env.PARTS ?? Object.keys(PARTS).join(',')).split(',');
 console.log(
   `Node ${process.version}; ${CONCURRENCY} concurrent flows; ${TURNS} interleaved turns of ${TURN_MS} ms per contender after a warm-up of ${WARMUP_MS} ms and ${WARMUP_FLOWS}+ flows\n`,
 );
-const modern = await interleaved([
-  { name: 'bare', kind: 'bare', flow: modernFlow },
-  { name: 'limit', kind: 'limit', flow: modernFlow },
-  { name: 'parley', kind: 'parley', flow: modernFlow },
-  { name: 'sdk', kind: 'sdk', flow: modernFlow },
-]);
-const [, limitRun, parleyRun, sdkRun] = modern as [Running, Running, Running, Running];
-console.log('modern era (three stateless rounds per flow):');
-table(modern, limitRun, 'request');
-const verdict = ratios(parleyRun, limitRun, cpuPerRequest);
-console.log(
-  `\nmodern: Parley ÷ limit ${spread(verdict)}× CPU/request, median of ${TURNS} turns (target ≤ 1.50: ${verdict.median <= 1.5 ? 'met' : 'NOT met'}); per turn ${verdict.each.map((r) => r.toFixed(2)).join(' ')}`,
-);
-console.log(
-  `modern: Parley ÷ SDK ${spread(ratios(parleyRun, sdkRun, cpuPerRequest))}× CPU/request`,
-);
-
-const handshake = await interleaved([
-  { name: 'parley-hs', kind: 'parley', flow: handshakeFlow },
-  { name: 'sdk-hs', kind: 'sdkSessions', flow: handshakeFlow },
-]);
-const [hs, sdkHs] = handshake as [Running, Running];
-console.log('\nhandshake era (a session, ctx.elicit twice on the call stream):');
-table(handshake, sdkHs, 'flow');
-console.log(
-  `\nhandshake: Parley ÷ SDK ${spread(ratios(hs, sdkHs, cpuPerFlow))}× CPU/flow (${median(hs.turns.map(cpuPerFlow)).toFixed(3)} vs ${median(sdkHs.turns.map(cpuPerFlow)).toFixed(3)} ms)`,
-);
-
-const parleyMemory = await pendingMemory('parley');
-const sdkMemory = await pendingMemory('sdkSessions');
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-console.log(`\nmemory per pending ctx.elicit session (${PENDING} sessions, after GC):`);
-console.log(
-  `  Parley heap ${kib(parleyMemory.heapPerSession)}, RSS ${kib(parleyMemory.rssPerSession)}; SDK heap ${kib(sdkMemory.heapPerSession)}, RSS ${kib(sdkMemory.rssPerSession)}; heap ÷ SDK ${(parleyMemory.heapPerSession / sdkMemory.heapPerSession).toFixed(2)} (target ≤ 0.50)`,
-);
-
-const parleyCold = await coldStart('parley');
-const sdkCold = await coldStart('sdk');
-console.log(
-  `cold start to the first modern response (median of ${COLD_RUNS}): Parley ${parleyCold.toFixed(0)} ms, SDK ${sdkCold.toFixed(0)} ms, ÷ SDK ${(parleyCold / sdkCold).toFixed(2)} (target ≤ 0.50)`,
-);
-
-const profileDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-const profileFile = join(profileDir, 'parley.cpuprofile');
-await profileParley(profileFile);
-summariseProfile(profileFile);
-rmSync(profileDir, { recursive: true, force: true });
+for (const part of chosen) {
+  const run = PARTS[part as keyof typeof PARTS];
+  if (run === undefined)
+    throw new Error(`PARTS: no part ${part} (parts: ${Object.keys(PARTS).join(', ')})`);
+  await run();
+}

@@ -1,6 +1,9 @@
 // Cold start of one contender, run with plain `node` (no loader), packages from their built
-// `dist`: import everything, build the booking server, listen, and report the URL over IPC. The
-// parent times from spawn to the first modern response. `parley` or `sdk`.
+// `dist`: import everything, build the booking server, listen, and report the URL over IPC, with
+// the moment this script began (after Node's own bootstrap, before any import: the imports below
+// are dynamic so that this line runs first). The parent times from there, and from spawn, to the
+// first modern response. `parley` or `sdk`.
+const startedAt = performance.timeOrigin + performance.now();
 const kind = process.argv[2];
 const { z } = await import('zod');
 const destination = z.object({ destination: z.string() });
@@ -44,5 +47,5 @@ if (kind === 'parley') {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${server.address().port}/mcp`;
 }
-process.send({ url });
+process.send({ url, startedAt });
 process.on('message', () => process.exit(0));
