@@ -19,6 +19,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { modernFlow } from './http/flows.ts';
+
 type Kind = 'guard' | 'ask';
 
 const TURNS = Number(process.env.TURNS ?? 48);
@@ -60,66 +62,9 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-const headers = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'book_flight',
-};
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-};
-
-let nextId = 1;
-async function round(
-  url: string,
-  extra: Record<string, unknown>,
-  latencies: number[],
-): Promise<Record<string, unknown>> {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: { name: 'book_flight', arguments: {}, _meta: meta, ...extra },
-    }),
-  });
-  const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
-  latencies.push(performance.now() - started);
-  if (body.result === undefined) throw new Error(`round failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-/** One flow, exactly as a conforming client drives it: the same requests for both contenders. */
-async function flow(url: string, latencies: number[]): Promise<void> {
-  const first = await round(url, {}, latencies);
-  const second = await round(
-    url,
-    {
-      inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } },
-      requestState: first.requestState,
-    },
-    latencies,
-  );
-  const third = await round(
-    url,
-    {
-      inputResponses: { date: { action: 'accept', content: { date: '2026-08-01' } } },
-      requestState: second.requestState,
-    },
-    latencies,
-  );
-  const text = (third.content as { text?: string }[] | undefined)?.[0]?.text;
-  if (text !== 'Booked a flight to Paris on 2026-08-01') {
-    throw new Error(`the flow did not complete: ${JSON.stringify(third)}`);
-  }
-}
+/** The same flow as every `bench:http` contender, with the booking's text checked too. */
+const flow = (url: string, latencies: number[]) =>
+  modernFlow(url, latencies, 'Booked a flight to Paris on 2026-08-01');
 
 /** Run whole flows for `durationMs` (flows under way at the deadline finish). */
 async function load(url: string, durationMs: number): Promise<number[]> {

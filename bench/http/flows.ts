@@ -42,8 +42,15 @@ async function round(
   return body.result;
 }
 
-/** Three modern rounds; a conforming client echoes the state of every round it answers. */
-export async function modernFlow(url: string, latencies: number[]): Promise<number> {
+/**
+ * Three modern rounds; a conforming client echoes the state of every round it answers. With
+ * `booked`, the booking's text must be exactly that (contenders that book for real).
+ */
+export async function modernFlow(
+  url: string,
+  latencies: number[],
+  booked?: string,
+): Promise<number> {
   const first = await round(url, {}, latencies);
   const second = await round(
     url,
@@ -61,7 +68,8 @@ export async function modernFlow(url: string, latencies: number[]): Promise<numb
     },
     latencies,
   );
-  if (third.resultType !== 'complete')
+  const text = (third.content as { text?: string }[] | undefined)?.[0]?.text;
+  if (third.resultType !== 'complete' || (booked !== undefined && text !== booked))
     throw new Error(`the flow did not complete: ${JSON.stringify(third)}`);
   return 3;
 }
