@@ -69,43 +69,34 @@ function sampledText(ask: InputRequest): string {
     .join('\n');
 }
 
+/** A declared ask and its slots (nothing only the user may give, not wrapped, unless told). */
+function fallbackAsk(
+  key: string,
+  ask: InputRequest,
+  { slots, userOnly = [], wrapped = false }: Pick<FallbackAsk, 'slots'> & Partial<FallbackAsk>,
+): FallbackAsk {
+  return { key, ask, kind: askKindOf(ask), wrapped, userOnly, slots };
+}
+
+/** An ask answered whole by one argument of this schema (a sample, the roots, a URL step). */
+function wholeAnswer(key: string, ask: InputRequest, schema: Record<string, unknown>): FallbackAsk {
+  return fallbackAsk(key, ask, { slots: [{ argument: key, field: undefined, schema }] });
+}
+
 /** The slots of one declared ask, and what of it only the user may give. */
 function describeAsk(key: string, ask: InputRequest): FallbackAsk {
-  const kind = askKindOf(ask);
-  const mayConfirm = askInfoOf(ask)?.modelMayConfirm === true;
-  const base = { key, ask, kind, wrapped: false };
   switch (ask.method) {
     case 'sampling/createMessage':
-      return {
-        ...base,
-        userOnly: [],
-        slots: [
-          {
-            argument: key,
-            field: undefined,
-            schema: {
-              type: 'string',
-              description: `Write this yourself (this client cannot be asked to sample it): ${sampledText(ask)}`,
-            },
-          },
-        ],
-      };
+      return wholeAnswer(key, ask, {
+        type: 'string',
+        description: `Write this yourself (this client cannot be asked to sample it): ${sampledText(ask)}`,
+      });
     case 'roots/list':
-      return {
-        ...base,
-        userOnly: [],
-        slots: [
-          {
-            argument: key,
-            field: undefined,
-            schema: {
-              type: 'array',
-              items: { type: 'string', format: 'uri' },
-              description: 'The URIs of the roots (directories or files) the user works in.',
-            },
-          },
-        ],
-      };
+      return wholeAnswer(key, ask, {
+        type: 'array',
+        items: { type: 'string', format: 'uri' },
+        description: 'The URIs of the roots (directories or files) the user works in.',
+      });
     case 'elicitation/create':
       break;
   }
@@ -113,21 +104,12 @@ function describeAsk(key: string, ask: InputRequest): FallbackAsk {
   if (params.mode === 'url') {
     // Accepting a URL step only ever meant "the user went there": the server checks the outcome
     // out of band either way, so the model may report it.
-    return {
-      ...base,
-      userOnly: [],
-      slots: [
-        {
-          argument: key,
-          field: undefined,
-          schema: {
-            type: 'boolean',
-            description: `Ask the user to open ${params.url} (${params.message}); true once they have finished there.`,
-          },
-        },
-      ],
-    };
+    return wholeAnswer(key, ask, {
+      type: 'boolean',
+      description: `Ask the user to open ${params.url} (${params.message}); true once they have finished there.`,
+    });
   }
+  const mayConfirm = askInfoOf(ask)?.modelMayConfirm === true;
   const schema = params.requestedSchema;
   const wrapped = compiledOf(ask).wrapped;
   const ask_ = `Ask the user: ${params.message}`;
@@ -137,18 +119,8 @@ function describeAsk(key: string, ask: InputRequest): FallbackAsk {
   ][];
   if (entries.length === 0) {
     return mayConfirm
-      ? {
-          ...base,
-          userOnly: [],
-          slots: [
-            {
-              argument: key,
-              field: undefined,
-              schema: { type: 'boolean', description: `${ask_} (true to approve)` },
-            },
-          ],
-        }
-      : { ...base, userOnly: [params.message || key], slots: [] };
+      ? wholeAnswer(key, ask, { type: 'boolean', description: `${ask_} (true to approve)` })
+      : fallbackAsk(key, ask, { slots: [], userOnly: [params.message || key] });
   }
   const slots: ArgumentSlot[] = [];
   const userOnly: string[] = [];
@@ -171,7 +143,7 @@ function describeAsk(key: string, ask: InputRequest): FallbackAsk {
       },
     });
   }
-  return { ...base, wrapped, userOnly, slots };
+  return fallbackAsk(key, ask, { slots, userOnly, wrapped });
 }
 
 /**
