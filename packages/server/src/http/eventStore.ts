@@ -8,8 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
  * on. So a call that asked the user something (`ctx.elicit`) survives a dropped connection.
  *
  * Parley defines this interface rather than exporting the SDK's `EventStore`: it is the SDK's
- * shape (a store passes straight to the SDK's transport, which calls it), with
- * `getStreamIdForEventId` required, because without it an unknown `Last-Event-ID` cannot be
+ * shape (so a store written for the SDK fits), with `getStreamIdForEventId` required, because without it an unknown `Last-Event-ID` cannot be
  * refused with a `400` before a stream is opened. Stores for several processes (Redis…)
  * implement exactly this.
  *
@@ -145,38 +144,35 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
 }
 
 /**
- * One session's view of the server's store, as that session's SDK transport needs it. The SDK
- * names its streams per transport (every session's `GET` stream is `_GET_stream`), so the
- * store keeps them as `<sessionId>/<streamId>`: one store serves every session, and an event id
- * of one session finds nothing in another (a `400`, as for an id never issued).
+ * One session's view of the server's store, as that session's transport needs it. A session's
+ * streams have ids of their own (every session's `GET` stream is `_GET_stream`), so the store
+ * keeps them as `<sessionId>/<streamId>`: one store serves every session, and an event id of
+ * one session finds nothing in another (a `400`, as for an id never issued).
  */
-export function sessionEventStore(store: EventStore, sessionId: () => string): EventStore {
-  return new SessionEventStore(store, sessionId);
+export function sessionEventStore(store: EventStore, sessionId: string): EventStore {
+  return new SessionEventStore(store, `${sessionId}/`);
 }
 
 /** A class, so a session's view is one object, not a closure per method. */
 class SessionEventStore implements EventStore {
   readonly #store: EventStore;
-  readonly #sessionId: () => string;
+  /** `<sessionId>/`, made once: a session lives long, and stores on every event. */
+  readonly #prefix: string;
 
-  constructor(store: EventStore, sessionId: () => string) {
+  constructor(store: EventStore, prefix: string) {
     this.#store = store;
-    this.#sessionId = sessionId;
-  }
-
-  #qualified(streamId: StreamId): StreamId {
-    return `${this.#sessionId()}/${streamId}`;
+    this.#prefix = prefix;
   }
 
   #own(streamId: StreamId | undefined): StreamId | undefined {
-    const prefix = `${this.#sessionId()}/`;
-    return streamId?.startsWith(prefix) === true ? streamId.slice(prefix.length) : undefined;
+    return streamId?.startsWith(this.#prefix) === true
+      ? streamId.slice(this.#prefix.length)
+      : undefined;
   }
 
   storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
-    return this.#store.storeEvent(this.#qualified(streamId), message);
+    return this.#store.storeEvent(this.#prefix + streamId, message);
   }
-
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
     return this.#own(await this.#store.getStreamIdForEventId(eventId));
   }

@@ -20,7 +20,6 @@ import {
   errorReply,
   SSE_HEADERS,
   type EventSink,
-  type FollowedResponse,
   type Inbound,
   type Reply,
   type Responder,
@@ -33,8 +32,8 @@ import {
  *
  * Modern (2026-07-28) requests are served statelessly by Parley's own dispatcher: parsed once,
  * checked cheaply, answered with one JSON body. Handshake-era clients get real sessions
- * (`Mcp-Session-Id`) on the SDK's transport, loaded with the first of them, so a tool's
- * `ctx.elicit()` rides the call's SSE stream as a genuine server→client request. Without
+ * (`Mcp-Session-Id`), an SDK server each (loaded with the first of them) on Parley's session
+ * transport, so a tool's `ctx.elicit()` rides the call's SSE stream as a genuine server→client request. Without
  * sessions, handshake-era requests are still served, but a handler that asks the client gets an
  * error that says why.
  *
@@ -308,9 +307,12 @@ export class HttpEndpoint {
     if (inbound.method === 'POST') return this.#post(inbound, authInfo, sessionId, responder);
     if ((inbound.method === 'GET' || inbound.method === 'DELETE') && this.#sessionsEnabled) {
       if (sessionId !== null) {
-        return answer(
+        return this.#sessions.serve(
+          sessionId,
+          sessionRequest(inbound),
+          undefined,
+          authInfo,
           responder,
-          await this.#sessions.serve(sessionId, sessionRequest(inbound), undefined, authInfo),
         );
       }
     }
@@ -397,10 +399,7 @@ export class HttpEndpoint {
       );
     }
     if (sessionId !== null) {
-      return answer(
-        responder,
-        await this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo),
-      );
+      return this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo, responder);
     }
     const record = message as Record<string, unknown>;
     if (!Array.isArray(message) && record.method === 'initialize') {
@@ -411,10 +410,7 @@ export class HttpEndpoint {
           json: errorJson(-32602, `Invalid params: ${problem}`, idOf(message)),
         });
       }
-      return answer(
-        responder,
-        await this.#sessions.open(sessionRequest(inbound), message, authInfo),
-      );
+      return this.#sessions.open(sessionRequest(inbound), message, authInfo, responder);
     }
     responder.send({
       status: 400,
@@ -473,46 +469,6 @@ function sessionRequest(inbound: Inbound): SessionRequest {
   return { method: inbound.method, headers: inbound.headers };
 }
 
-function answer(responder: Responder, reply: Response | FollowedResponse | Reply): void {
-  if (reply instanceof Response) responder.web(reply);
-  else if ('response' in reply) responder.web(reply.response, reply.ended);
-  else responder.send(reply);
-}
-
-/** The same response, with `ended` called once its body is read to the end or cancelled. */
-function followBody(response: Response, ended: () => void): Response {
-  if (response.body === null) {
-    ended();
-    return response;
-  }
-  let done = false;
-  const end = () => {
-    if (done) return;
-    done = true;
-    ended();
-  };
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: finished, value } = await reader.read();
-        if (finished) {
-          end();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        end();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      end();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
-}
-
 /** A whole answer as a web `Response`. */
 export function webReply(reply: Reply): Response {
   return new Response(reply.json ?? null, {
@@ -534,11 +490,12 @@ function webResponder(): { responder: Responder; response: Promise<Response> } {
     response,
     responder: {
       send: (reply) => resolve(webReply(reply)),
-      web: (reply, ended) => resolve(ended === undefined ? reply : followBody(reply, ended)),
-      events: (headers): EventSink => {
+      web: (reply) => resolve(reply),
+      events: (headers, gone): EventSink => {
         let controller!: ReadableStreamDefaultController<Uint8Array>;
         const body = new ReadableStream<Uint8Array>({
           start: (start) => void (controller = start),
+          cancel: () => gone?.(),
         });
         resolve(new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
         return {

@@ -6,8 +6,8 @@ import { SSE_HEADERS, type EventSink, type Inbound, type Reply, type Responder }
 
 /**
  * `node:http` straight into the endpoint: the body is read as one buffer, the answer written
- * with one `res.end`. No web `Request` or `Response` is made for a modern request; the
- * handshake era's SDK transport gets a `Request` built on demand.
+ * with one `res.end`, or as SSE events with `res.write`. No web `Request` or `Response` is made
+ * for either era; what needs a `Request` (a host's `verifyToken`) gets one built on demand.
  */
 
 /** A `(req, res)` handler, as Express, Fastify (`reply.raw`) and `node:http` call it. */
@@ -109,19 +109,13 @@ function writeReply(res: ServerResponse, reply: Reply, close: boolean): void {
  * callbacks, not an async loop: a stream held open for minutes (a call waiting on its user)
  * holds no suspended frame.
  */
-function pipeResponse(
-  res: ServerResponse,
-  response: Response,
-  close: boolean,
-  ended: (() => void) | undefined,
-): void {
+function pipeResponse(res: ServerResponse, response: Response, close: boolean): void {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
-    ended?.();
     return;
   }
   const stream = headers['content-type']?.startsWith('text/event-stream') === true;
@@ -137,7 +131,6 @@ function pipeResponse(
     finished = true;
     res.off('close', cancel);
     res.end();
-    ended?.();
   };
   const resume = () => {
     res.off('drain', resume);
@@ -202,12 +195,13 @@ class NodeResponder implements Responder {
     writeReply(this.#res, reply, this.closing());
   }
 
-  web(response: Response, ended?: () => void): void {
-    pipeResponse(this.#res, response, this.closing(), ended);
+  web(response: Response): void {
+    pipeResponse(this.#res, response, this.closing());
   }
 
-  events(headers?: Record<string, string>): EventSink {
+  events(headers?: Record<string, string>, gone?: () => void): EventSink {
     const res = this.#res;
+    if (gone !== undefined) res.once('close', gone);
     res.writeHead(200, {
       ...SSE_HEADERS,
       ...headers,

@@ -1,21 +1,23 @@
 import { SessionClosedError, type SessionCloseReason } from '@parley/core';
-import type {
-  AuthInfo,
-  Server,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 
-import type { HeaderReader } from '../modern/headers.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import type { CallTracker, TrackedCall } from '../sdk/sessionServer.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
-import { errorReply, type FollowedResponse, type Reply } from './wire.ts';
+import {
+  KEEP_ALIVE_MS,
+  KeepAlive,
+  SessionTransport,
+  type TransportHost,
+  type TransportRequest,
+} from './sessionTransport.ts';
+import { errorReply, type Responder } from './wire.ts';
 
 /**
- * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on the
- * SDK's streamable HTTP transport, and what keeps them bounded:
+ * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on
+ * Parley's session transport (`sessionTransport.ts`), and what keeps them bounded:
  *
  * - at most `maxSessions` at once (`503` with `Retry-After` past it);
  * - a sweep on a timer (unref'd, so it never keeps a process alive) that closes a session with
@@ -31,19 +33,10 @@ import { errorReply, type FollowedResponse, type Reply } from './wire.ts';
 /**
  * What a session's transport reads of a request: its method and its headers. Not a web
  * `Request`: one per call (the headers copied, a URL, an abort signal following the client's)
- * is a few kilobytes that a call waiting on its user holds for minutes. The SDK's transport
- * (2.4.0, pinned) reads `method` and `headers.get()` and nothing else, and a session learns
- * that its client left from the call's stream, not from a request signal.
+ * is a few kilobytes that a call waiting on its user holds for minutes. A session learns that
+ * its client left from the call's stream, not from a request signal.
  */
-export interface SessionRequest {
-  method: string;
-  headers: HeaderReader;
-}
-
-/** A {@link SessionRequest} as the SDK transport's parameter type names it. */
-function asTransportRequest(request: SessionRequest): Request {
-  return request as unknown as Request;
-}
+export type SessionRequest = TransportRequest;
 
 /** What a call needs of the sessions it belongs to. */
 interface CallHost {
@@ -110,21 +103,55 @@ class SessionCall implements TrackedCall {
   }
 }
 
-interface Session {
-  id: string;
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
+/** What a session needs of the sessions it belongs to. */
+interface SessionsHost extends CallHost {
+  register(session: Session): void;
+  end(session: Session, reason: SessionCloseReason): Promise<void>;
+}
+
+/** One session: its SDK server, its transport, and what keeps it bounded. */
+class Session implements TransportHost {
+  /** Known before the transport is made, so the event store's view can name it. */
+  readonly id: string = crypto.randomUUID();
+  transport!: SessionTransport;
+  server!: Server;
   /** Who opened it: only they may use it. */
-  principal: string | undefined;
+  readonly principal: string | undefined;
   lastSeen: number;
   /** Streams of this session's calls the client is reading now. */
-  streams: number;
+  streams = 0;
   /** Since when it has had calls in flight and no stream. */
-  detachedSince: number | undefined;
-  calls: Set<SessionCall>;
-  closing: boolean;
-  /** Its view of the event store (`undefined`: streams are not resumable). */
-  events: EventStore | undefined;
+  detachedSince: number | undefined = undefined;
+  readonly calls = new Set<SessionCall>();
+  closing = false;
+  readonly #host: SessionsHost;
+
+  constructor(principal: string | undefined, host: SessionsHost) {
+    this.principal = principal;
+    this.#host = host;
+    this.lastSeen = host.now();
+  }
+
+  initialized(): void {
+    this.#host.register(this);
+  }
+
+  /** Count the client as present while it reads the stream of one of its calls. */
+  callStreamOpened(): void {
+    this.streams++;
+    this.detachedSince = undefined;
+  }
+
+  callStreamEnded(): void {
+    const now = this.#host.now();
+    this.streams--;
+    this.lastSeen = now;
+    if (this.streams === 0 && this.calls.size > 0) this.detachedSince = now;
+  }
+
+  deleted(): Promise<void> {
+    return this.#host.end(this, 'deleted');
+  }
 }
 
 export interface SessionsOptions {
@@ -134,15 +161,8 @@ export interface SessionsOptions {
   now?: () => number;
 }
 
-/** The SDK transport's id for a session's `GET` notification stream. */
-const STANDALONE_STREAM_ID = '_GET_stream';
-
 /** How long a client refused for lack of room is told to wait. */
 const FULL_RETRY_AFTER_SECONDS = 5;
-
-function isEventStream(response: Response): boolean {
-  return response.headers.get('content-type')?.startsWith('text/event-stream') === true;
-}
 
 export class HandshakeSessions {
   readonly #runtime: ServerRuntime;
@@ -150,19 +170,29 @@ export class HandshakeSessions {
   readonly #eventStore: EventStore | undefined;
   readonly #now: () => number;
   readonly #sessions = new Map<string, Session>();
+  /** One timer for every open stream of every session. */
+  readonly #keepAlive = new KeepAlive(KEEP_ALIVE_MS);
   /** Sessions being initialised: they count against the bound too. */
   #opening = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #draining = false;
   #closed = false;
-  readonly #callHost: CallHost;
+  readonly #host: SessionsHost;
 
   constructor(runtime: ServerRuntime, options: SessionsOptions) {
     this.#runtime = runtime;
     this.#limits = options.limits;
     this.#eventStore = options.eventStore;
     this.#now = options.now ?? Date.now;
-    this.#callHost = { isDraining: () => this.#draining, now: this.#now };
+    this.#host = {
+      isDraining: () => this.#draining,
+      now: this.#now,
+      register: (session) => {
+        this.#sessions.set(session.id, session);
+        this.#startSweeping();
+      },
+      end: (session, reason) => this.#end(session, reason),
+    };
   }
 
   get size(): number {
@@ -174,67 +204,48 @@ export class HandshakeSessions {
     request: SessionRequest,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | FollowedResponse | Reply> {
+    responder: Responder,
+  ): Promise<void> {
     if (this.#closed || this.#draining) {
-      return errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
-        'retry-after': '1',
-      });
+      return responder.send(
+        errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
+          'retry-after': '1',
+        }),
+      );
     }
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep();
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
-      return errorReply(
-        503,
-        -32000,
-        `Service Unavailable: this server has as many sessions open as it may (${this.#limits.maxSessions}); try again later`,
-        { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+      return responder.send(
+        errorReply(
+          503,
+          -32000,
+          `Service Unavailable: this server has as many sessions open as it may (${this.#limits.maxSessions}); try again later`,
+          { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+        ),
       );
     }
     this.#opening++;
     try {
       const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
-      const session: Session = {
-        id: '',
-        transport: undefined as never,
-        server: undefined as never,
-        principal: authInfo?.clientId,
-        lastSeen: this.#now(),
-        streams: 0,
-        detachedSince: undefined,
-        calls: new Set(),
-        closing: false,
-        events: undefined,
-      };
-      // Known before the transport issues it, so the event store's view can name it.
-      const sessionId = crypto.randomUUID();
-      session.events =
-        this.#eventStore === undefined
-          ? undefined
-          : sessionEventStore(this.#eventStore, () => sessionId);
-      session.transport = new sdk.WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => sessionId,
-        onsessioninitialized: (id) => {
-          session.id = id;
-          this.#sessions.set(id, session);
-          this.#startSweeping();
-        },
-        onsessionclosed: () => void this.#end(session, 'deleted'),
-        maxRequestBodySize: this.#limits.maxBodyBytes,
-        ...(session.events !== undefined
-          ? { eventStore: session.events, retryInterval: this.#limits.sseRetryMs }
-          : {}),
+      const session = new Session(authInfo?.clientId, this.#host);
+      const { id } = session;
+      session.transport = new SessionTransport({
+        sessionId: id,
+        checks: sdk,
+        host: session,
+        events:
+          this.#eventStore === undefined ? undefined : sessionEventStore(this.#eventStore, id),
+        retryMs: this.#limits.sseRetryMs,
+        keepAlive: this.#keepAlive,
       });
       session.server = buildSessionServer(this.#runtime, {
         authInfo,
         calls: this.#tracker(session),
       });
       await session.server.connect(session.transport);
-      const response = await session.transport.handleRequest(asTransportRequest(request), {
-        parsedBody,
-        ...(authInfo !== undefined ? { authInfo } : {}),
-      });
+      await session.transport.handle(request, parsedBody, authInfo, responder);
       // Refused before it began (a bad Accept header, say): nothing to keep.
-      if (session.id === '') void session.server.close();
-      return this.#follow(session, response);
+      if (this.#sessions.get(id) !== session) void session.server.close();
     } finally {
       this.#opening--;
     }
@@ -246,36 +257,18 @@ export class HandshakeSessions {
     request: SessionRequest,
     parsedBody: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | FollowedResponse | Reply> {
+    responder: Responder,
+  ): Promise<void> {
     const session = this.#sessions.get(id);
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
-      return errorReply(404, -32001, 'Session not found');
+      return responder.send(errorReply(404, -32001, 'Session not found'));
     }
     session.lastSeen = this.#now();
-    const ofCall = request.method === 'POST' || (await this.#resumesCall(session, request));
-    const response = await session.transport.handleRequest(asTransportRequest(request), {
-      ...(parsedBody !== undefined ? { parsedBody } : {}),
-      ...(authInfo !== undefined ? { authInfo } : {}),
-    });
-    if (ofCall) return this.#follow(session, response);
+    await session.transport.handle(request, parsedBody, authInfo, responder);
     // A notification stream (re)opened while the server drains would hold the drain open for
     // the whole grace: it ends at once, as `drain()` ended the ones open then.
     if (this.#draining && request.method === 'GET') session.transport.closeStandaloneSSEStream();
-    return response;
-  }
-
-  /**
-   * Does this `GET` resume a call's stream (rather than open or resume the session's
-   * notification stream, which says nothing about whether the client is still there)?
-   */
-  async #resumesCall(session: Session, request: SessionRequest): Promise<boolean> {
-    const lastEventId = request.headers.get('last-event-id');
-    if (request.method !== 'GET' || lastEventId === null || session.events === undefined) {
-      return false;
-    }
-    const streamId = await session.events.getStreamIdForEventId(lastEventId).catch(() => undefined);
-    return streamId !== undefined && streamId !== STANDALONE_STREAM_ID;
   }
 
   /**
@@ -311,26 +304,7 @@ export class HandshakeSessions {
   }
 
   #tracker(session: Session): CallTracker {
-    return { begin: (request) => new SessionCall(session, request, this.#callHost) };
-  }
-
-  /**
-   * Count the client as present while it reads the stream of one of its calls. The host tells
-   * when the stream is done with, so no second stream is wrapped around the SDK's.
-   */
-  #follow(session: Session, response: Response): Response | FollowedResponse {
-    if (response.body === null || !isEventStream(response)) return response;
-    session.streams++;
-    session.detachedSince = undefined;
-    let released = false;
-    const ended = () => {
-      if (released) return;
-      released = true;
-      session.streams--;
-      session.lastSeen = this.#now();
-      if (session.streams === 0 && session.calls.size > 0) session.detachedSince = this.#now();
-    };
-    return { response, ended };
+    return { begin: (request) => new SessionCall(session, request, this.#host) };
   }
 
   #startSweeping(): void {

@@ -30,7 +30,7 @@ export interface Inbound {
   /** A principal the host already authenticated. */
   authInfo?: AuthInfo | undefined;
   /**
-   * The request as a web `Request`, for what needs one (the SDK's session transport, a host's
+   * The request as a web `Request`, for what needs one (the stateless fallback, a host's
    * `verifyToken`); built on demand, so the modern path never pays for it.
    */
   toRequest(): Request;
@@ -54,19 +54,13 @@ export interface EventSink {
 /** How the endpoint answers: once, whole, or as a stream. */
 export interface Responder {
   send(reply: Reply): void;
-  /** Start a `200 text/event-stream` answer. */
-  events(headers?: Record<string, string>): EventSink;
   /**
-   * An answer the SDK built as a web `Response` (handshake sessions, listen streams); `ended`,
-   * if given, hears when its body is done with: read to the end, or dropped by the client.
+   * Start a `200 text/event-stream` answer; `gone`, if given, hears when the client stops
+   * reading it (it may also hear of an end the endpoint made itself).
    */
-  web(response: Response, ended?: () => void): void;
-}
-
-/** A web `Response` whose end its maker wants to hear of (a session counting its readers). */
-export interface FollowedResponse {
-  response: Response;
-  ended: () => void;
+  events(headers?: Record<string, string>, gone?: () => void): EventSink;
+  /** An answer the SDK built as a web `Response` (bearer challenges, the stateless fallback). */
+  web(response: Response): void;
 }
 
 /** A JSON-RPC error message as the body of an HTTP answer. */
