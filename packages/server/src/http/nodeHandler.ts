@@ -201,7 +201,8 @@ class NodeResponder implements Responder {
 
   events(headers?: Record<string, string>, gone?: () => void): EventSink {
     const res = this.#res;
-    if (gone !== undefined) res.once('close', gone);
+    // `on`: a response closes once, and `once` would wrap the listener in another object.
+    if (gone !== undefined) res.on('close', gone);
     res.writeHead(200, {
       ...SSE_HEADERS,
       ...headers,

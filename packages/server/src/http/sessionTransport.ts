@@ -130,9 +130,11 @@ export class SessionTransport implements Transport {
   readonly #retryMs: number;
   readonly #keepAlive: KeepAlive;
   #supported: readonly string[];
-  /** Streams with requests not yet answered, by id. */
-  readonly #streams = new Map<string, SessionStream>();
-  /** The stream each unanswered request is answered on. */
+  /**
+   * The stream each unanswered request is answered on: a call's stream lives as long as one of
+   * its requests is unanswered. (No map of streams by id besides: a session has a call or two
+   * in flight, and only a resumption looks a stream up by its id.)
+   */
   readonly #requests = new Map<RequestId, SessionStream>();
   /** The session's `GET` stream, while the client reads it. */
   #standalone: SessionStream | undefined;
@@ -140,6 +142,8 @@ export class SessionTransport implements Transport {
   #nextStream = 0;
   #started = false;
   #initialized = false;
+  /** The `initialize` request being answered, and where its answer goes. */
+  #initializing: { id: RequestId; responder: Responder } | undefined;
   #closed = false;
 
   constructor(options: {
@@ -219,7 +223,7 @@ export class SessionTransport implements Transport {
       );
     }
     const initialize = messages.find((message) => this.#checks.isInitializeRequest(message)) as
-      { params: { protocolVersion: string } } | undefined;
+      { id: RequestId } | undefined;
     if (initialize !== undefined) {
       if (this.#initialized) {
         return responder.send(
@@ -233,13 +237,17 @@ export class SessionTransport implements Transport {
       }
       this.#initialized = true;
       this.#host.initialized();
-    } else {
-      if (!this.#initialized) {
-        return responder.send(errorReply(400, -32000, 'Bad Request: initialize first'));
-      }
-      const refused = this.#versionProblem(request);
-      if (refused !== undefined) return responder.send(refused);
+      // Answered with one JSON body, not a stream: nothing comes before the answer, and on a
+      // stream the answer would be kept in the event store, long after anyone could want it.
+      this.#initializing = { id: initialize.id, responder };
+      this.onmessage?.(initialize as JSONRPCMessage, { authInfo });
+      return;
     }
+    if (!this.#initialized) {
+      return responder.send(errorReply(400, -32000, 'Bad Request: initialize first'));
+    }
+    const refused = this.#versionProblem(request);
+    if (refused !== undefined) return responder.send(refused);
 
     const requests = messages.filter((message) => this.#checks.isJSONRPCRequest(message));
     if (requests.length === 0) {
@@ -248,7 +256,6 @@ export class SessionTransport implements Transport {
     }
 
     const version =
-      initialize?.params.protocolVersion ??
       request.headers.get('mcp-protocol-version') ??
       this.#checks.DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     const stream = new SessionStream(String(this.#nextStream++), true);
@@ -256,7 +263,6 @@ export class SessionTransport implements Transport {
       this.#requests.set((message as { id: RequestId }).id, stream);
       stream.unanswered++;
     }
-    this.#streams.set(stream.id, stream);
     const resumable = this.#resumable(version);
     const priming = resumable ? await this.#primingEvent(stream.id) : '';
     const sink = this.#attach(stream, responder);
@@ -327,7 +333,7 @@ export class SessionTransport implements Transport {
       );
     }
     const ofCall = streamId !== STANDALONE_STREAM_ID;
-    if ((ofCall ? this.#streams.get(streamId) : this.#standalone)?.sink !== undefined) {
+    if ((ofCall ? this.#callStream(streamId) : this.#standalone)?.sink !== undefined) {
       return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
     }
     // Gathered first, written at once: a store that fails mid-way gets a clean 4xx, not a
@@ -348,7 +354,7 @@ export class SessionTransport implements Transport {
     }
     if (this.#closed) return responder.send(errorReply(404, -32001, 'Session not found'));
     let stream: SessionStream | undefined;
-    if (ofCall) stream = this.#streams.get(streamId);
+    if (ofCall) stream = this.#callStream(streamId);
     else stream = this.#standalone ??= new SessionStream(STANDALONE_STREAM_ID, false);
     if (stream?.sink !== undefined) {
       return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
@@ -361,6 +367,12 @@ export class SessionTransport implements Transport {
     }
     const sink = this.#attach(stream, responder);
     if (missed !== '') sink.write(missed);
+  }
+
+  /** The call stream `id`, while a request of it is unanswered. */
+  #callStream(id: string): SessionStream | undefined {
+    for (const stream of this.#requests.values()) if (stream.id === id) return stream;
+    return undefined;
   }
 
   /** Open the response as `stream`'s SSE stream. */
@@ -415,6 +427,16 @@ export class SessionTransport implements Transport {
       this.#standalone?.sink?.write(sseEvent(message, eventId));
       return;
     }
+    const initializing = this.#initializing;
+    if (initializing !== undefined && requestId === initializing.id) {
+      if (!response) return;
+      this.#initializing = undefined;
+      return initializing.responder.send({
+        status: 200,
+        json: JSON.stringify(message),
+        headers: { 'mcp-session-id': this.sessionId },
+      });
+    }
     const stream = this.#requests.get(requestId);
     if (stream === undefined) {
       throw new Error(`SessionTransport: no stream is open for request ${String(requestId)}`);
@@ -425,7 +447,6 @@ export class SessionTransport implements Transport {
     this.#requests.delete(requestId);
     if (--stream.unanswered > 0) return;
     // Every request of the stream is answered: it is done.
-    this.#streams.delete(stream.id);
     if (stream.sink === undefined && this.#events === undefined) {
       this.onerror?.(
         new Error(
@@ -450,9 +471,8 @@ export class SessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of this.#streams.values()) this.#endStream(stream);
+    for (const stream of this.#requests.values()) this.#endStream(stream);
     if (this.#standalone !== undefined) this.#endStream(this.#standalone);
-    this.#streams.clear();
     this.#requests.clear();
     this.onclose?.();
   }

@@ -200,7 +200,8 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       requestState: undefined,
       request: facts(server, ctx, method, authInfo),
       signal: call === undefined ? ctx.mcpReq.signal : call.signal,
-      log: (level: LogLevel, data: unknown) => ctx.mcpReq.log(level, data),
+      // The SDK's own (an arrow function): no second closure per call around it.
+      log: ctx.mcpReq.log as (level: LogLevel, data: unknown) => Promise<void>,
       progress:
         progressToken === undefined
           ? undefined
