@@ -7,6 +7,7 @@ import {
 } from '@parley/core';
 import {
   ProtocolError,
+  ProtocolErrorCode,
   Server,
   type AuthInfo,
   type ServerContext,
@@ -145,22 +146,48 @@ function settle(reply: RoundReply): never {
   return reply.result as never;
 }
 
+/** Where a finished call's result rides to the SDK's check of it (see `SessionServer`). */
+const FINISHED: unique symbol = Symbol('parley.finishedToolResult');
+
+type WrappedHandler = ReturnType<Server['_wrapHandler']>;
+
 /**
- * The SDK's `Server`, except that a `tools/call` that asked for a task (`params.task`) answers
- * with the task (`{ task }`, 2025-11-25's CreateTaskResult), which the SDK's check of a tool
- * result would refuse. Parley checks that call's params and builds that result itself.
+ * The SDK's `Server`, with `tools/call` checked around the call rather than awaiting it:
+ *
+ * - a call that asked for a task (`params.task`) answers with the task (`{ task }`,
+ *   2025-11-25's CreateTaskResult), which the SDK's check of a tool result would refuse; Parley
+ *   checks that call's params and builds that result itself;
+ * - any other call runs first, and the SDK's check (of the request, then of the result) runs on
+ *   the result once there is one. The SDK's check is two async functions awaiting the handler:
+ *   around a call waiting on its user (a pending `ctx.elicit`) that is two suspended frames
+ *   held for minutes, by every such call.
  */
 class SessionServer extends Server {
   protected override _wrapHandler(
     method: string,
     handler: Parameters<Server['_wrapHandler']>[1],
-  ): ReturnType<Server['_wrapHandler']> {
-    const checked = super._wrapHandler(method, handler);
-    if (method !== 'tools/call') return checked;
-    return (request, ctx) =>
-      (request.params as { task?: unknown } | undefined)?.task !== undefined
-        ? handler(request, ctx)
-        : checked(request, ctx);
+  ): WrappedHandler {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const check = super._wrapHandler(method, (_request, ctx) =>
+      Promise.resolve((ctx as { [FINISHED]?: unknown })[FINISHED] as never),
+    );
+    return (request, ctx) => {
+      if ((request.params as { task?: unknown } | undefined)?.task !== undefined) {
+        return handler(request, ctx);
+      }
+      let served: ReturnType<WrappedHandler>;
+      try {
+        // The SDK's request check comes first, and throws at once, as its own check would.
+        served = handler(request, ctx);
+      } catch (error) {
+        if (error instanceof ProtocolError) throw error;
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid tools/call request: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      return served.then((result) => check(request, { ...ctx, [FINISHED]: result } as typeof ctx));
+    };
   }
 }
 
