@@ -209,12 +209,27 @@ class NodeResponder implements Responder {
       ...(this.closing() ? { connection: 'close' } : {}),
     });
     res.flushHeaders();
-    return {
-      write: (text) => {
-        if (!res.destroyed) res.write(text);
-      },
-      end: () => res.end(),
-    };
+    return new NodeEventSink(res);
+  }
+}
+
+/**
+ * An SSE answer on Node's response. A class, not an object of closures: a handshake session's
+ * stream is held for as long as its call waits on the user.
+ */
+class NodeEventSink implements EventSink {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  write(text: string): void {
+    if (!this.#res.destroyed) this.#res.write(text);
+  }
+
+  end(): void {
+    this.#res.end();
   }
 }
 

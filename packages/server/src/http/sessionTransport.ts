@@ -272,11 +272,8 @@ export class SessionTransport implements Transport {
       this.onmessage?.(
         message,
         resumable && id !== undefined && !isResponse(message)
-          ? {
-              authInfo,
-              closeSSEStream: () => this.closeSSEStream(id),
-              closeStandaloneSSEStream: () => this.closeStandaloneSSEStream(),
-            }
+          ? // Only the call's own stream: Parley closes the GET stream itself (when draining).
+            { authInfo, closeSSEStream: () => this.closeSSEStream(id) }
           : { authInfo },
       );
     }

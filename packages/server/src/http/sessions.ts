@@ -109,8 +109,12 @@ interface SessionsHost extends CallHost {
   end(session: Session, reason: SessionCloseReason): Promise<void>;
 }
 
-/** One session: its SDK server, its transport, and what keeps it bounded. */
-class Session implements TransportHost {
+/**
+ * One session: its SDK server, its transport, and what keeps it bounded. It hears of its
+ * streams (as the transport's host) and follows its calls (as their tracker) itself: one
+ * object per session, not one per role.
+ */
+class Session implements TransportHost, CallTracker {
   /** Known before the transport is made, so the event store's view can name it. */
   readonly id: string = crypto.randomUUID();
   transport!: SessionTransport;
@@ -134,6 +138,10 @@ class Session implements TransportHost {
 
   initialized(): void {
     this.#host.register(this);
+  }
+
+  begin(request: AbortSignal): SessionCall {
+    return new SessionCall(this, request, this.#host);
   }
 
   /** Count the client as present while it reads the stream of one of its calls. */
@@ -240,7 +248,7 @@ export class HandshakeSessions {
       });
       session.server = buildSessionServer(this.#runtime, {
         authInfo,
-        calls: this.#tracker(session),
+        calls: session,
       });
       await session.server.connect(session.transport);
       await session.transport.handle(request, parsedBody, authInfo, responder);
@@ -301,10 +309,6 @@ export class HandshakeSessions {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     await Promise.allSettled([...this.#sessions.values()].map((s) => this.#end(s, 'shutdown')));
-  }
-
-  #tracker(session: Session): CallTracker {
-    return { begin: (request) => new SessionCall(session, request, this.#host) };
   }
 
   #startSweeping(): void {

@@ -206,7 +206,9 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   });
   const { authInfo } = options;
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
-  const connection = `connection-${crypto.randomUUID()}`;
+  // Made when first needed: an HTTP session has an id of its own.
+  let connectionId: string | undefined;
+  const connection = () => (connectionId ??= `connection-${crypto.randomUUID()}`);
 
   // One per session, not one per call.
   const projectToolResult: RoundRequest['projectToolResult'] = (result, outputJsonSchema) =>
@@ -249,7 +251,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       ? serveToolCall(runtime, round, {
           era: 'handshake',
           task: params.task,
-          session: ctx.sessionId ?? connection,
+          session: ctx.sessionId ?? connection(),
           notify: (notification) => server.notification(notification as never),
         })
       : serveRound(runtime, round);
@@ -296,7 +298,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
           runtime.tasks,
           method,
           params,
-          { principal: authInfo?.clientId, sessionId: ctx.sessionId ?? connection },
+          { principal: authInfo?.clientId, sessionId: ctx.sessionId ?? connection() },
           { push, signal: ctx.mcpReq.signal },
         );
         return settle(
