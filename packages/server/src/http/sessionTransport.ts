@@ -91,6 +91,9 @@ export const KEEP_ALIVE_MS = 15_000;
 /** The id of a session's `GET` stream in its event store (the SDK's name for it). */
 export const STANDALONE_STREAM_ID = '_GET_stream';
 
+/** What a priming event stores: no message (one object for all, as stores keep it). */
+const PRIMING = Object.freeze({}) as JSONRPCMessage;
+
 /** The most messages a batch may hold. */
 const MAX_BATCH = 100;
 
@@ -100,8 +103,8 @@ class SessionStream {
   readonly ofCall: boolean;
   /** Where its events go while the client reads it. */
   sink: EventSink | undefined = undefined;
-  /** Requests answered on it that have no response yet. */
-  unanswered = 0;
+  /** The requests answered on it that have no response yet (a call stream lives while any has). */
+  readonly unanswered: RequestId[] = [];
 
   constructor(id: string, ofCall: boolean) {
     this.id = id;
@@ -131,11 +134,10 @@ export class SessionTransport implements Transport {
   readonly #keepAlive: KeepAlive;
   #supported: readonly string[];
   /**
-   * The stream each unanswered request is answered on: a call's stream lives as long as one of
-   * its requests is unanswered. (No map of streams by id besides: a session has a call or two
-   * in flight, and only a resumption looks a stream up by its id.)
+   * The call streams with requests unanswered. A list, not maps by request and stream id: a
+   * session has a call or two in flight at once, and a map costs more than the search.
    */
-  readonly #requests = new Map<RequestId, SessionStream>();
+  readonly #calls: SessionStream[] = [];
   /** The session's `GET` stream, while the client reads it. */
   #standalone: SessionStream | undefined;
   /** Stream ids: unique within the session (the event store qualifies them with its id). */
@@ -259,10 +261,8 @@ export class SessionTransport implements Transport {
       request.headers.get('mcp-protocol-version') ??
       this.#checks.DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     const stream = new SessionStream(String(this.#nextStream++), true);
-    for (const message of requests) {
-      this.#requests.set((message as { id: RequestId }).id, stream);
-      stream.unanswered++;
-    }
+    for (const message of requests) stream.unanswered.push((message as { id: RequestId }).id);
+    this.#calls.push(stream);
     const resumable = this.#resumable(version);
     const priming = resumable ? await this.#primingEvent(stream.id) : '';
     const sink = this.#attach(stream, responder);
@@ -293,7 +293,7 @@ export class SessionTransport implements Transport {
   /** The priming event of a new stream (its first id and the `retry`), or `''` without one. */
   async #primingEvent(streamId: string): Promise<string> {
     try {
-      const id = await (this.#events as EventStore).storeEvent(streamId, {} as JSONRPCMessage);
+      const id = await (this.#events as EventStore).storeEvent(streamId, PRIMING);
       return `id: ${id}\nretry: ${this.#retryMs}\ndata: \n\n`;
     } catch (error) {
       // A store that fails leaves this stream without resumption, not the call without an answer.
@@ -366,10 +366,14 @@ export class SessionTransport implements Transport {
     if (missed !== '') sink.write(missed);
   }
 
+  /** The stream `requestId` is answered on, until its response is sent. */
+  #streamOf(requestId: RequestId): SessionStream | undefined {
+    return this.#calls.find((stream) => stream.unanswered.includes(requestId));
+  }
+
   /** The call stream `id`, while a request of it is unanswered. */
   #callStream(id: string): SessionStream | undefined {
-    for (const stream of this.#requests.values()) if (stream.id === id) return stream;
-    return undefined;
+    return this.#calls.find((stream) => stream.id === id);
   }
 
   /** Open the response as `stream`'s SSE stream. */
@@ -434,16 +438,17 @@ export class SessionTransport implements Transport {
         headers: { 'mcp-session-id': this.sessionId },
       });
     }
-    const stream = this.#requests.get(requestId);
+    const stream = this.#streamOf(requestId);
     if (stream === undefined) {
       throw new Error(`SessionTransport: no stream is open for request ${String(requestId)}`);
     }
     const eventId = await this.#events?.storeEvent(stream.id, message);
     stream.sink?.write(sseEvent(message, eventId));
     if (!response) return;
-    this.#requests.delete(requestId);
-    if (--stream.unanswered > 0) return;
+    stream.unanswered.splice(stream.unanswered.indexOf(requestId), 1);
+    if (stream.unanswered.length > 0) return;
     // Every request of the stream is answered: it is done.
+    this.#calls.splice(this.#calls.indexOf(stream), 1);
     if (stream.sink === undefined && this.#events === undefined) {
       this.onerror?.(
         new Error(
@@ -456,7 +461,7 @@ export class SessionTransport implements Transport {
 
   /** End the stream of a request, so its client reconnects (SSE polling, SEP-1699). */
   closeSSEStream(requestId: RequestId): void {
-    const stream = this.#requests.get(requestId);
+    const stream = this.#streamOf(requestId);
     if (stream !== undefined) this.#endStream(stream);
   }
 
@@ -468,9 +473,9 @@ export class SessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of this.#requests.values()) this.#endStream(stream);
+    for (const stream of this.#calls) this.#endStream(stream);
     if (this.#standalone !== undefined) this.#endStream(this.#standalone);
-    this.#requests.clear();
+    this.#calls.length = 0;
     this.onclose?.();
   }
 }

@@ -64,7 +64,7 @@ class SessionCall implements TrackedCall {
     this.#host = host;
     if (request.aborted) this.handleEvent();
     else request.addEventListener('abort', this, { once: true });
-    session.calls.add(this);
+    session.calls.push(this);
   }
 
   get signal(): AbortSignal {
@@ -97,9 +97,9 @@ class SessionCall implements TrackedCall {
   end(): void {
     this.#request.removeEventListener('abort', this);
     const session = this.#session;
-    session.calls.delete(this);
+    session.calls.splice(session.calls.indexOf(this), 1);
     session.lastSeen = this.#host.now();
-    if (session.calls.size === 0) session.detachedSince = undefined;
+    if (session.calls.length === 0) session.detachedSince = undefined;
   }
 }
 
@@ -126,7 +126,8 @@ class Session implements TransportHost, CallTracker {
   streams = 0;
   /** Since when it has had calls in flight and no stream. */
   detachedSince: number | undefined = undefined;
-  readonly calls = new Set<SessionCall>();
+  /** Its calls in flight: a list, as a session has a call or two at once. */
+  readonly calls: SessionCall[] = [];
   closing = false;
   readonly #host: SessionsHost;
 
@@ -154,7 +155,7 @@ class Session implements TransportHost, CallTracker {
     const now = this.#host.now();
     this.streams--;
     this.lastSeen = now;
-    if (this.streams === 0 && this.calls.size > 0) this.detachedSince = now;
+    if (this.streams === 0 && this.calls.length > 0) this.detachedSince = now;
   }
 
   deleted(): Promise<void> {
@@ -299,7 +300,7 @@ export class HandshakeSessions {
   /** Calls in flight, on every session. */
   get callsInFlight(): number {
     let count = 0;
-    for (const session of this.#sessions.values()) count += session.calls.size;
+    for (const session of this.#sessions.values()) count += session.calls.length;
     return count;
   }
 
@@ -330,7 +331,7 @@ export class HandshakeSessions {
         session.lastSeen = now;
         continue;
       }
-      if (session.calls.size > 0) {
+      if (session.calls.length > 0) {
         session.detachedSince ??= now;
         if (now - session.detachedSince >= this.#limits.streamResumeWindowMs) {
           void this.#end(session, 'stream_lost');
