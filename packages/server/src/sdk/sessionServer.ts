@@ -146,6 +146,9 @@ function settle(reply: RoundReply): never {
   return reply.result as never;
 }
 
+/** The first server's log-level ranks, which every later one shares (see `SessionServer`). */
+let sharedSeverity: ReadonlyMap<string, number> | undefined;
+
 /** Where a finished call's result rides to the SDK's check of it (see `SessionServer`). */
 const FINISHED: unique symbol = Symbol('parley.finishedToolResult');
 
@@ -163,6 +166,15 @@ type WrappedHandler = ReturnType<Server['_wrapHandler']>;
  *   held for minutes, by every such call.
  */
 class SessionServer extends Server {
+  constructor(...args: ConstructorParameters<typeof Server>) {
+    super(...args);
+    // The SDK (2.4.0, pinned) builds this table of log-level ranks per server and only reads
+    // it; a server per session makes that a map per session, for as long as it is open.
+    const own = this as unknown as { LOG_LEVEL_SEVERITY: ReadonlyMap<string, number> };
+    sharedSeverity ??= own.LOG_LEVEL_SEVERITY;
+    own.LOG_LEVEL_SEVERITY = sharedSeverity;
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: Parameters<Server['_wrapHandler']>[1],
