@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
@@ -19,13 +20,17 @@ afterEach(async () => {
 const BOTH = 'application/json, text/event-stream';
 const VERSION = '2025-11-25';
 
-async function start(): Promise<string> {
+function askingServer(): ParleyServer {
   const mcp = new ParleyServer({ name: 'transport', onWarning: () => {}, onError: () => {} });
   mcp.tool('ask', async (_args, ctx) => {
     const answer = await ctx.elicit('Name?', z.object({ name: z.string() }));
     return answer.action === 'accept' ? `Hello ${answer.data.name}` : 'no';
   });
-  running = await mcp.run({ transport: 'http', port: 0 });
+  return mcp;
+}
+
+async function start(): Promise<string> {
+  running = await askingServer().run({ transport: 'http', port: 0 });
   return running.url as string;
 }
 
@@ -175,5 +180,28 @@ describe('the handshake-era session transport', () => {
     const after = await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, session);
     expect(after.status).toBe(404);
     expect((await errorOf(after)).code).toBe(-32001);
+  });
+
+  test('the web-standard face (mcp.fetch) serves sessions too: a real SDK client, ctx.elicit and all', async () => {
+    const mcp = askingServer();
+    const client = new Client(
+      { name: 'web', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({
+      action: 'accept',
+      content: { name: 'Grace' },
+    }));
+    const transport = new StreamableHTTPClientTransport(new URL('http://parley.test/mcp'), {
+      fetch: (input, init) => mcp.fetch(new Request(input, init)),
+    });
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const result = (await client.callTool({ name: 'ask', arguments: {} })) as {
+      content: { text: string }[];
+    };
+    expect(result.content[0]?.text).toBe('Hello Grace');
+    await transport.terminateSession();
+    await client.close();
   });
 });
