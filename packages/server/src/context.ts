@@ -97,10 +97,14 @@ export interface ContextInit {
   state: unknown;
   /** How many times a bad answer to a handshake-era `ctx.elicit` is asked again. */
   maxReasks: number;
-  signal: AbortSignal;
+  /**
+   * Whose `signal` is aborted when the client cancels the request: read when the handler asks
+   * for it (hosts make the signal only then), never copied.
+   */
+  cancellation: { readonly signal: AbortSignal };
   push: PushChannel | undefined;
   /** A tool started by its handler: create the task, and get the channel its questions go on. */
-  startTask?: () => Promise<PushChannel>;
+  startTask?: (() => Promise<PushChannel>) | undefined;
   log: (level: LogLevel, data: unknown) => Promise<void>;
   progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   elicitationTimeoutMs: number;
@@ -168,7 +172,7 @@ export class Context<TState = unknown> {
   /** Aborted when the client cancels the request. */
   get signal(): AbortSignal {
     // Read through: hosts make the signal only when something asks for it (most rounds never do).
-    return this.#init.signal;
+    return this.#init.cancellation.signal;
   }
 
   /**

@@ -115,6 +115,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** `application/json`, with or without parameters. */
 function isJsonContentType(value: string | null): boolean {
   if (value === null) return false;
+  if (value === 'application/json') return true;
   const type = value.split(';', 1)[0]?.trim().toLowerCase();
   return type === 'application/json';
 }
@@ -367,18 +368,7 @@ export class HttpEndpoint {
       if ((message as { method?: unknown }).method === 'subscriptions/listen') {
         return this.#openListen(inbound, message, authInfo, responder);
       }
-      return answerModern(
-        this.#dispatcher,
-        message,
-        {
-          headers: inbound.headers,
-          authInfo,
-          get signal() {
-            return inbound.signal;
-          },
-        },
-        responder,
-      );
+      return answerModern(this.#dispatcher, message, inbound, authInfo, responder);
     } else {
       const bad = notJsonRpc(message);
       if (bad !== undefined) {

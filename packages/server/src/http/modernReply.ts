@@ -1,5 +1,8 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
 import type { JsonRpcOut, ModernDispatcher, ModernTransport } from '../modern/dispatcher.ts';
-import type { EventSink, Responder } from './wire.ts';
+import type { HeaderReader } from '../modern/headers.ts';
+import type { EventSink, Inbound, Responder } from './wire.ts';
 
 /**
  * A modern request's answer: one JSON body, written whole, unless the handler sends a
@@ -11,24 +14,45 @@ function frame(message: JsonRpcOut): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
+/**
+ * The transport of one modern HTTP request. A class, not an object literal with a getter (which
+ * is built slowly and lands in dictionary mode): one is made for every request.
+ */
+class HttpTransport implements ModernTransport {
+  readonly headers: HeaderReader;
+  readonly authInfo: AuthInfo | undefined;
+  readonly #inbound: Inbound;
+  readonly #responder: Responder;
+  /** The SSE answer, once a notification made the answer a stream. */
+  sink: EventSink | undefined;
+
+  constructor(inbound: Inbound, authInfo: AuthInfo | undefined, responder: Responder) {
+    this.headers = inbound.headers;
+    this.authInfo = authInfo;
+    this.#inbound = inbound;
+    this.#responder = responder;
+  }
+
+  get signal(): AbortSignal {
+    return this.#inbound.signal;
+  }
+
+  notify(notification: JsonRpcOut): void {
+    this.sink ??= this.#responder.events();
+    this.sink.write(frame(notification));
+  }
+}
+
 export async function answerModern(
   dispatcher: ModernDispatcher,
   message: unknown,
-  transport: Omit<ModernTransport, 'notify'>,
+  inbound: Inbound,
+  authInfo: AuthInfo | undefined,
   responder: Responder,
 ): Promise<void> {
-  let sink: EventSink | undefined;
-  const reply = await dispatcher.handle(message, {
-    headers: transport.headers,
-    authInfo: transport.authInfo,
-    get signal() {
-      return transport.signal;
-    },
-    notify: (notification) => {
-      sink ??= responder.events();
-      sink.write(frame(notification));
-    },
-  });
+  const transport = new HttpTransport(inbound, authInfo, responder);
+  const reply = await dispatcher.handle(message, transport);
+  const sink = transport.sink;
   if (sink === undefined) {
     responder.send(
       reply.message === undefined

@@ -152,12 +152,25 @@ function pipeResponse(res: ServerResponse, response: Response, close: boolean): 
 }
 
 /**
- * A request's abort signal, made when first read: an `AbortController` per request is a
+ * One request as the endpoint sees it. A class, not an object literal: a literal with a getter
+ * (the lazy `signal`) is built slowly and lands in dictionary mode, and this is made for every
+ * request. The abort signal is made when first read: an `AbortController` per request is a
  * measurable share of a modern round, and most rounds never look at their signal.
  */
-class ClientGone {
+class NodeInbound implements Inbound {
+  readonly method: string;
+  readonly headers: NodeHeaders;
+  body: Inbound['body'] = undefined;
+  readonly #req: IncomingMessage;
   #controller: AbortController | undefined;
   #gone = false;
+  #request: Request | undefined;
+
+  constructor(req: IncomingMessage, method: string) {
+    this.#req = req;
+    this.method = method;
+    this.headers = new NodeHeaders(req.headers);
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -167,9 +180,14 @@ class ClientGone {
     return this.#controller.signal;
   }
 
+  /** The client went away before its answer was written. */
   abort(): void {
     this.#gone = true;
     this.#controller?.abort();
+  }
+
+  toRequest(): Request {
+    return (this.#request ??= toRequest(this.#req, this.signal));
   }
 }
 
@@ -242,12 +260,13 @@ export function createNodeHandler(
   // Not a static import: the fetch handler's module graph (edge bundles) must name no `node:*`.
   const { isUtf8 } = process.getBuiltinModule('node:buffer');
   return async (req, res, parsedBody) => {
-    const gone = new ClientGone();
-    res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
+    const method = req.method ?? 'GET';
+    const inbound = new NodeInbound(req, method);
+    // `on`, not `once`: a response closes once, and `once` wraps its listener anew every time.
+    res.on('close', () => {
+      if (!res.writableFinished) inbound.abort();
     });
     const responder = new NodeResponder(res, draining);
-    const method = req.method ?? 'GET';
     let body = preParsed(req, parsedBody);
     if (body === undefined && METHODS_WITH_BODY.has(method)) {
       const read = await readNodeBody(req, maxBodyBytes, endpoint.budget);
@@ -272,18 +291,7 @@ export function createNodeHandler(
       }
       body = { text: read.bytes.toString('utf8') };
     }
-    let request: Request | undefined;
-    await endpoint.serve(
-      {
-        method,
-        headers: new NodeHeaders(req.headers),
-        body,
-        get signal() {
-          return gone.signal;
-        },
-        toRequest: () => (request ??= toRequest(req, gone.signal)),
-      },
-      responder,
-    );
+    inbound.body = body;
+    await endpoint.serve(inbound, responder);
   };
 }

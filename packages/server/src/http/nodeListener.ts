@@ -194,7 +194,7 @@ export async function listenNode(
     }
     inFlight++;
     lastArrival = Date.now();
-    res.once('close', finished);
+    res.on('close', finished);
     if (draining) res.setHeader('connection', 'close');
     void handle(req, res);
   };

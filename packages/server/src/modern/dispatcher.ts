@@ -18,7 +18,7 @@ import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { encodeResult } from './encode.ts';
 import { metaOf, readEnvelope, type Envelope } from './envelope.ts';
-import { checkHeaders, mcpNameProblem, type HeaderReader } from './headers.ts';
+import { checkHeaders, mcpNameProblem, mirroredHeaders, type HeaderReader } from './headers.ts';
 
 /**
  * The modern era (2026-07-28), served by Parley itself: one JSON-RPC request in, one response
@@ -170,8 +170,11 @@ export class ModernDispatcher {
     const params = (message.params ?? {}) as Record<string, unknown>;
     const meta = metaOf(message);
 
-    if (headers !== undefined) {
-      const mismatch = checkHeaders(headers, method, meta, 'present');
+    // The mirrored headers are read once; the mismatches are checked before the envelope, the
+    // missing ones once the envelope is known to be valid.
+    const mirrored = headers === undefined ? undefined : mirroredHeaders(headers);
+    if (mirrored !== undefined) {
+      const mismatch = checkHeaders(mirrored, method, meta, 'present');
       if (mismatch !== undefined)
         return errorReply(400, id, -32020, mismatch.message, mismatch.data);
     }
@@ -210,8 +213,8 @@ export class ModernDispatcher {
         },
       );
     }
-    if (headers !== undefined) {
-      const missing = checkHeaders(headers, method, meta, 'required');
+    if (headers !== undefined && mirrored !== undefined) {
+      const missing = checkHeaders(mirrored, method, meta, 'required');
       if (missing !== undefined) return errorReply(400, id, -32020, missing.message, missing.data);
       const name = mcpNameProblem(headers, method, params);
       if (name !== undefined) return errorReply(400, id, -32020, name.message, name.data);
@@ -323,42 +326,15 @@ export class ModernDispatcher {
         return { kind: 'error', error: { code: -32020, message: `Header mismatch: ${mismatch}` } };
       }
     }
-    const round: RoundRequest = {
-      method: roundMethod,
-      params: rest,
+    const round = new ModernRound(
+      roundMethod,
+      rest,
       inputResponses,
       requestState,
       request,
-      get signal() {
-        return transport.signal;
-      },
-      log: async (level, data) => {
-        const wanted = envelope.logLevel;
-        if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel))
-          return;
-        transport.notify({
-          jsonrpc: '2.0',
-          method: 'notifications/message',
-          params: { level, data },
-        });
-      },
-      progress:
-        envelope.progressToken === undefined
-          ? undefined
-          : async (progress, total, message) =>
-              transport.notify({
-                jsonrpc: '2.0',
-                method: 'notifications/progress',
-                params: {
-                  progressToken: envelope.progressToken as string | number,
-                  progress,
-                  ...(total !== undefined ? { total } : {}),
-                  ...(message !== undefined ? { message } : {}),
-                },
-              }),
-      push: undefined,
-      projectToolResult: appendTextFallback,
-    };
+      envelope,
+      transport,
+    );
     return roundMethod === 'tools/call'
       ? serveToolCall(runtime, round, { era: 'modern' })
       : serveRound(runtime, round);
@@ -369,6 +345,71 @@ export class ModernDispatcher {
     if (method.startsWith('tools/')) return runtime.tools.size > 0;
     if (method.startsWith('prompts/')) return runtime.prompts.size > 0;
     return hasResources(runtime);
+  }
+}
+
+/**
+ * One modern round as the pipeline gets it. A class, not an object literal: a literal with a
+ * getter (the signal, read through so it is made only when something asks) is built slowly and
+ * lands in dictionary mode, and this is made for every round.
+ */
+class ModernRound implements RoundRequest {
+  readonly method: RoundMethod;
+  readonly params: Record<string, unknown>;
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
+  readonly request: RequestContext;
+  readonly log: RoundRequest['log'];
+  readonly progress: RoundRequest['progress'];
+  readonly push: undefined = undefined;
+  readonly projectToolResult: RoundRequest['projectToolResult'] = appendTextFallback;
+  readonly #transport: ModernTransport;
+
+  constructor(
+    method: RoundMethod,
+    params: Record<string, unknown>,
+    inputResponses: unknown,
+    requestState: unknown,
+    request: RequestContext,
+    envelope: Envelope,
+    transport: ModernTransport,
+  ) {
+    this.method = method;
+    this.params = params;
+    this.inputResponses = inputResponses;
+    this.requestState = requestState;
+    this.request = request;
+    this.#transport = transport;
+    // Own functions, not methods: the pipeline hands them on detached.
+    this.log = async (level, data) => {
+      const wanted = envelope.logLevel;
+      if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel))
+        return;
+      transport.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level, data },
+      });
+    };
+    const token = envelope.progressToken;
+    this.progress =
+      token === undefined
+        ? undefined
+        : async (progress, total, message) =>
+            transport.notify({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: {
+                progressToken: token,
+                progress,
+                ...(total !== undefined ? { total } : {}),
+                ...(message !== undefined ? { message } : {}),
+              },
+            });
+  }
+
+  get signal(): AbortSignal {
+    return this.#transport.signal;
   }
 }
 

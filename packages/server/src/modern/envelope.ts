@@ -68,8 +68,8 @@ export function readEnvelope(meta: Record<string, unknown>): Envelope | Envelope
   if (capabilities === undefined) return { key: CLIENT_CAPABILITIES_KEY, problem: 'missing' };
   if (!isRecord(capabilities))
     return { key: CLIENT_CAPABILITIES_KEY, problem: 'must be an object' };
-  for (const [name, value] of Object.entries(capabilities)) {
-    if (!isRecord(value)) {
+  for (const name in capabilities) {
+    if (Object.hasOwn(capabilities, name) && !isRecord(capabilities[name])) {
       return { key: `${CLIENT_CAPABILITIES_KEY}.${name}`, problem: 'must be an object' };
     }
   }

@@ -26,26 +26,35 @@ function problem(header: string, body: string): HeaderProblem {
   };
 }
 
+/** The `MCP-Protocol-Version` and `Mcp-Method` headers of a request, read once. */
+export interface MirroredHeaders {
+  version: string | null;
+  method: string | null;
+}
+
+export function mirroredHeaders(headers: HeaderReader): MirroredHeaders {
+  return { version: headers.get('mcp-protocol-version'), method: headers.get('mcp-method') };
+}
+
 /**
  * The protocol-version and method headers against the body. `'present'` checks only headers
- * that are there (run first, before the envelope); `'required'` refuses missing ones (run once
- * the envelope is known to be valid).
+ * that are there (run first, before the envelope); `'required'` also refuses missing ones (run
+ * once the envelope is known to be valid).
  */
 export function checkHeaders(
-  headers: HeaderReader,
+  mirrored: MirroredHeaders,
   method: string,
   meta: Record<string, unknown> | undefined,
   mode: 'present' | 'required',
 ): HeaderProblem | undefined {
   const claimed = meta?.[PROTOCOL_VERSION_KEY];
-  const version = headers.get('mcp-protocol-version');
+  const { version, method: named } = mirrored;
   if (version !== null && typeof claimed === 'string' && version.trim() !== claimed) {
     return problem(
       version,
       `the body envelope names protocol version ${claimed} but the MCP-Protocol-Version header names ${version}`,
     );
   }
-  const named = headers.get('mcp-method');
   if (named !== null && named.trim() !== method) {
     return problem(
       named,

@@ -116,7 +116,9 @@ export function askedEntryOf(request: InputRequest): AskedEntry {
 /** The record of a round's asks. */
 export function recordAsks(requests: InputRequests): AskedRecord {
   const record: Record<string, AskedEntry> = {};
-  for (const [key, request] of Object.entries(requests)) record[key] = askedEntryOf(request);
+  for (const key in requests) {
+    if (Object.hasOwn(requests, key)) record[key] = askedEntryOf(requests[key] as InputRequest);
+  }
   return record;
 }
 
@@ -209,7 +211,9 @@ export function screenAnswers(
 ): ScreenedAnswers {
   const kept: Record<string, InputResponse> = {};
   const dropped: string[] = [];
-  for (const [key, entry] of Object.entries(responses)) {
+  for (const key in responses) {
+    if (!Object.hasOwn(responses, key)) continue;
+    const entry = responses[key];
     const question = Object.hasOwn(asked, key) ? asked[key] : undefined;
     if (question === undefined) {
       dropped.push(key);

@@ -142,9 +142,19 @@ export async function finishAsk(
         : request;
   }
   let requestState: string;
-  const envelope = {
-    ...destination.envelope,
-    asked: destination.envelope.asked ?? recordAsks(kept),
+  // Field by field, not `{ ...destination.envelope, asked }`: V8 adds a property to a spread
+  // copy through its slow path, and this runs on every asking round.
+  const next = destination.envelope;
+  const envelope: RoundEnvelope = {
+    flowId: next.flowId,
+    round: next.round,
+    startedAt: next.startedAt,
+    state: next.state,
+    asked: next.asked ?? recordAsks(kept),
+    carried: next.carried,
+    reasks: next.reasks,
+    answers: next.answers,
+    remembered: next.remembered,
   };
   try {
     requestState = await sealEnvelope(destination.sealer, envelope, destination.binding);

@@ -40,11 +40,16 @@ export interface AskResolver {
   record(key: string, found: FoundAnswer): void;
 }
 
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
 export class FlowReplay implements AskResolver {
   readonly #answers: Record<string, RecordedAnswer>;
   readonly #remembered: Record<string, unknown>;
   /** Keys whose answer in `#answers` came on this round (not replayed). */
-  readonly #fresh = new Set<string>();
+  readonly #fresh: Set<string> | undefined;
   /** True when the answers came without state, to the handler's declared asks. */
   readonly #declared: boolean;
   readonly #replayed: string[] = [];
@@ -64,21 +69,31 @@ export class FlowReplay implements AskResolver {
     fresh: Readonly<InputResponses> | null,
     asked: AskedRecord,
   ) {
-    this.#answers = { ...envelope?.answers };
-    this.#remembered = { ...envelope?.remembered };
+    // A flow that never used `ctx.ask` or `ctx.remember` (the guard pattern) has nothing to
+    // copy: a fresh literal, not a spread of an empty record (V8 adds keys to a spread copy
+    // through its slow path).
+    const recorded = envelope?.answers;
+    const remembered = envelope?.remembered;
+    const hasAnswers = recorded !== undefined && !isEmpty(recorded);
+    const hasRemembered = remembered !== undefined && !isEmpty(remembered);
+    this.#answers = hasAnswers ? { ...recorded } : {};
+    this.#remembered = hasRemembered ? { ...remembered } : {};
     this.#declared = envelope === undefined;
-    this.#engaged =
-      envelope !== undefined &&
-      (Object.keys(envelope.answers).length > 0 || Object.keys(envelope.remembered).length > 0);
+    this.#engaged = hasAnswers || hasRemembered;
     // Every answer to what was asked is recorded with the digest of that question, whether or
     // not this run reaches its ask: a run that stops at an earlier question (one that changed)
     // keeps it for the run that gets there.
-    for (const [key, answer] of Object.entries(fresh ?? {})) {
-      const entry = Object.hasOwn(asked, key) ? asked[key] : undefined;
-      if (entry === undefined) continue;
-      this.#answers[key] = { digest: entry.digest, answer };
-      this.#fresh.add(key);
+    let freshKeys: Set<string> | undefined;
+    if (fresh !== null) {
+      for (const key in fresh) {
+        if (!Object.hasOwn(fresh, key)) continue;
+        const entry = Object.hasOwn(asked, key) ? asked[key] : undefined;
+        if (entry === undefined) continue;
+        this.#answers[key] = { digest: entry.digest, answer: fresh[key] as InputResponse };
+        (freshKeys ??= new Set()).add(key);
+      }
     }
+    this.#fresh = freshKeys;
   }
 
   find(key: string, request: InputRequest): FoundAnswer | undefined {
@@ -86,7 +101,7 @@ export class FlowReplay implements AskResolver {
     const recorded = Object.hasOwn(this.#answers, key) ? this.#answers[key] : undefined;
     if (recorded === undefined) return undefined;
     const digest = askDigest(request);
-    const fresh = this.#fresh.has(key);
+    const fresh = this.#fresh?.has(key) === true;
     // An answer to another question under the same key (the handler now asks something else)
     // never answers this one: it is asked again. A declared bare response type has no message,
     // so an answer given up front to it matches any message with its schema.

@@ -62,6 +62,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -142,12 +147,15 @@ async function openRound(
       { handler: target.handler, key },
     );
   }
-  const answers: Record<string, InputResponses[string]> = { ...envelope?.carried, ...kept };
+  // `kept` is this round's own record; answers carried over from a re-ask join it.
+  const carried = envelope?.carried;
+  const answers: Record<string, InputResponses[string]> =
+    carried === undefined || isEmpty(carried) ? kept : { ...carried, ...kept };
   const problems: AnswerProblem[] = [];
-  for (const [key, answer] of Object.entries(kept)) {
+  for (const key in kept) {
     const entry = asked[key];
     if (entry?.question === undefined) continue;
-    const problem = answerProblem(key, answer, entry.question, entry.digest);
+    const problem = answerProblem(key, kept[key]!, entry.question, entry.digest);
     if (problem !== undefined) problems.push(problem);
   }
   let reask: AnswerProblem[] = [];
@@ -341,11 +349,9 @@ async function runRound(
     // Only JSON state has a schema to check (and so something to await).
     state: envelope?.state?.form === 'json' ? await stateOf(target, envelope) : null,
     maxReasks: reaskBudget(runtime, target),
-    get signal() {
-      return req.signal;
-    },
+    cancellation: req,
     push,
-    ...(req.startTask !== undefined ? { startTask: req.startTask } : {}),
+    startTask: req.startTask,
     log: req.log,
     progress: req.progress,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,

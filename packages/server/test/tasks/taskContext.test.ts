@@ -34,7 +34,7 @@ function contextFor(io: TaskIO): Context {
     requestState: null,
     state: null,
     maxReasks: 2,
-    signal: io.signal,
+    cancellation: io,
     push: taskPushChannel(io),
     log: async () => {},
     progress: async (progress, total, message) => io.reportProgress(progress, total, message),
