@@ -4,8 +4,8 @@
  * Packages ship as ESM and CJS, and a server and a client may each load their own copy of
  * `@parley/core`, so plain prototype `instanceof` fails across copies: middleware holding one
  * copy's `InputRequiredToolResult` would misread an ask made by the other. Every instance of a
- * branded class therefore carries the brands of its class chain under a global symbol, and each
- * branded class answers `instanceof` from those brands.
+ * branded class therefore carries (through its class's prototype) the brands of its class chain
+ * under a global symbol, and each branded class answers `instanceof` from those brands.
  */
 
 const BRANDS: unique symbol = Symbol.for('@parley/core.brands') as never;
@@ -24,8 +24,26 @@ export function brandsOf(target: unknown): string[] {
   return brands;
 }
 
-/** Stamp `instance` with the brands of `newTarget` (call from a constructor with `new.target`). */
+/**
+ * Stamp the instances of `newTarget` with the brands of its class chain (call from a constructor
+ * with `new.target`). The brands go on the class's prototype, once: results and answers are made
+ * on every round, and a property defined on each instance (with a new frozen array) cost more
+ * than the rest of their construction. A class whose prototype cannot take them (frozen) has
+ * each instance stamped instead.
+ */
 export function stampBrands(instance: object, newTarget: unknown): readonly string[] {
+  const prototype = (newTarget as { prototype?: unknown } | undefined)?.prototype;
+  if (typeof newTarget === 'function' && typeof prototype === 'object' && prototype !== null) {
+    if (Object.hasOwn(prototype, BRANDS))
+      return (prototype as { [BRANDS]: readonly string[] })[BRANDS];
+    const brands = Object.freeze(brandsOf(newTarget));
+    if (Object.isExtensible(prototype)) {
+      Object.defineProperty(prototype, BRANDS, { value: brands });
+      return brands;
+    }
+    Object.defineProperty(instance, BRANDS, { value: brands });
+    return brands;
+  }
   const brands = Object.freeze(brandsOf(newTarget));
   Object.defineProperty(instance, BRANDS, { value: brands });
   return brands;

@@ -48,6 +48,7 @@ import type { PushChannel } from './pushChannel.ts';
 import { checkJson } from './round/json.ts';
 import { problemOf, reaskRequest } from './round/reask.ts';
 import type { AskResolver, FlowReplay } from './round/replay.ts';
+import type { WarningSource } from './schemaWarnings.ts';
 import { AskSuspension, suspensions } from './round/suspension.ts';
 import { elicitParamsFor } from './round/versionSchemas.ts';
 
@@ -109,7 +110,7 @@ export interface ContextInit {
   progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   elicitationTimeoutMs: number;
   /** Reports compatibility warnings about a schema this handler asks with. */
-  lintSchema: (schema: ElicitationSchema) => void;
+  lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
   /** Tools with an `askFallback`: what answers the asks this client cannot. */
   fallback?: RoundFallback | undefined;
 }
@@ -446,7 +447,7 @@ export class Context<TState = unknown> {
       method: 'elicitation/create',
       params: { mode: 'form', ...question },
     });
-    this.#init.lintSchema(compiledType.requestedSchema);
+    this.#init.lintSchema({ handler: this.handler }, compiledType.requestedSchema);
     const version = this.requestContext.protocolVersion;
     let params = elicitParamsFor({ mode: 'form', ...question }, version);
     for (let reasks = 0; ; reasks++) {

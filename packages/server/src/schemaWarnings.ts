@@ -32,8 +32,15 @@ export function createSchemaLinter(
   // The same schema object comes back on every round (response types compile once): known by
   // identity, it is not serialised again.
   const seenObjects = new WeakMap<object, Set<string>>();
+  // And a tool's handler info is one object for all its rounds: the pair known by identity
+  // skips even the handler's id (a string built and hashed on every asking round).
+  const seenPairs = new WeakMap<object, WeakSet<HandlerInfo>>();
   return (source, schema) => {
     const { handler, key } = source;
+    let pairs = seenPairs.get(schema);
+    if (pairs?.has(handler) === true) return;
+    if (pairs === undefined) seenPairs.set(schema, (pairs = new WeakSet()));
+    pairs.add(handler);
     const handlerId = `${handler.kind}\u0000${handler.name}`;
     let handlers = seenObjects.get(schema);
     if (handlers?.has(handlerId) === true) return;

@@ -74,13 +74,16 @@ export function readNodeBody(
       chunks.push(chunk);
     };
     const onEnd = () => {
-      detach();
+      // The body is whole: nothing more comes, and the listeners go with the request (taking
+      // four off is a measurable share of a small request).
+      settled = true;
       resolve({
         kind: 'body',
         bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
       });
     };
     const fail = (reason: string) => {
+      if (settled) return;
       detach();
       budget.give(size);
       resolve({ kind: 'unreadable', reason });

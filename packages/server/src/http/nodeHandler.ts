@@ -21,6 +21,11 @@ export type NodeHandler = (
 export interface NodeHandlerOptions {
   /** `true` while the server drains: answers then carry `Connection: close`. */
   draining?: () => boolean;
+  /**
+   * Hears each response close, finished or not (one listener per response for both: `emit`
+   * copies the listener array when there are several).
+   */
+  closed?: () => void;
 }
 
 const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
@@ -256,6 +261,7 @@ export function createNodeHandler(
   options: NodeHandlerOptions = {},
 ): NodeHandler {
   const draining = options.draining ?? (() => false);
+  const { closed } = options;
   const { maxBodyBytes } = endpoint.limits;
   // Not a static import: the fetch handler's module graph (edge bundles) must name no `node:*`.
   const { isUtf8 } = process.getBuiltinModule('node:buffer');
@@ -265,6 +271,7 @@ export function createNodeHandler(
     // `on`, not `once`: a response closes once, and `once` wraps its listener anew every time.
     res.on('close', () => {
       if (!res.writableFinished) inbound.abort();
+      closed?.();
     });
     const responder = new NodeResponder(res, draining);
     let body = preParsed(req, parsedBody);

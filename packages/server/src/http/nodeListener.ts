@@ -133,12 +133,11 @@ export async function listenNode(
   const sockets = new Set<Socket>();
   const refused = new WeakSet<Socket>();
   const idle = new Set<() => void>();
-  const handle = createNodeHandler(endpoint, { draining: () => draining });
-
   const finished = () => {
     inFlight--;
     if (inFlight === 0) for (const wake of idle) wake();
   };
+  const handle = createNodeHandler(endpoint, { draining: () => draining, closed: finished });
 
   const server = createServer(
     {
@@ -194,7 +193,6 @@ export async function listenNode(
     }
     inFlight++;
     lastArrival = Date.now();
-    res.on('close', finished);
     if (draining) res.setHeader('connection', 'close');
     void handle(req, res);
   };

@@ -25,18 +25,40 @@ export function limitProblem(
   maxNodes: number = DEFAULT_MAX_NODES,
 ): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const stack: { value: object; depth: number }[] = [{ value, depth: 1 }];
+  // Two parallel stacks, not a `{ value, depth }` per node, and `for..in`, not
+  // `Object.values`: this runs over every request's arguments and answers.
+  const stack: object[] = [value];
+  const depths: number[] = [1];
   let nodes = 0;
   while (stack.length > 0) {
-    const { value: current, depth } = stack.pop() as { value: object; depth: number };
+    const current = stack.pop() as object;
+    const depth = depths.pop() as number;
     if (depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    nodes += 1 + children.length;
-    if (nodes > maxNodes) return `more than ${maxNodes} values`;
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null)
-        stack.push({ value: child, depth: depth + 1 });
+    nodes += 1;
+    if (Array.isArray(current)) {
+      nodes += current.length;
+      if (nodes > maxNodes) return `more than ${maxNodes} values`;
+      for (const child of current) {
+        if (typeof child === 'object' && child !== null) {
+          stack.push(child as object);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
     }
+    const record = current as Record<string, unknown>;
+    let children = 0;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      children++;
+      const child = record[key];
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+    nodes += children;
+    if (nodes > maxNodes) return `more than ${maxNodes} values`;
   }
   return undefined;
 }

@@ -304,6 +304,72 @@ function refuseHidden(target: RoundTarget, context: Context): void {
   );
 }
 
+/**
+ * The end of the middleware chain: the handler, or the re-ask of answers that did not fit. A
+ * re-ask made here (not by the handler) keeps the previous round's record and state, in
+ * `reask`. (One object, not a closure per step: this runs on every round.)
+ */
+class Terminal {
+  reask: ReturnType<typeof reaskOf> | undefined;
+  readonly #runtime: ServerRuntime;
+  readonly #target: RoundTarget;
+  readonly #args: unknown;
+  readonly #context: Context;
+  readonly #opened: OpenedRound;
+  readonly #replay: FlowReplay;
+
+  constructor(
+    runtime: ServerRuntime,
+    target: RoundTarget,
+    args: unknown,
+    context: Context,
+    opened: OpenedRound,
+    replay: FlowReplay,
+  ) {
+    this.#runtime = runtime;
+    this.#target = target;
+    this.#args = args;
+    this.#context = context;
+    this.#opened = opened;
+    this.#replay = replay;
+  }
+
+  #reaskNow(problems: AnswerProblem[]): ReturnType<RoundTarget['normalise']> {
+    this.reask = reaskOf(
+      this.#opened as OpenedRound & { envelope: RoundEnvelope },
+      problems,
+      this.#replay,
+    );
+    return this.#target.normalise(this.reask.ask);
+  }
+
+  async run(): Promise<ReturnType<RoundTarget['normalise']>> {
+    const opened = this.#opened;
+    const target = this.#target;
+    if (opened.reask.length > 0) return this.#reaskNow(opened.reask);
+    try {
+      return await runHandler(target, this.#args, this.#context);
+    } catch (error) {
+      // `-32042` does not exist on the modern era: the same pages become URL asks.
+      const pages = urlElicitationAsk(error, this.#context.era);
+      if (pages !== undefined) return target.normalise(pages);
+      // A bad answer the handler found itself (a refinement the schema cannot express) and let
+      // go is asked again like any other, while the budget lasts.
+      const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;
+      const envelope = opened.envelope;
+      if (
+        key !== undefined &&
+        envelope !== undefined &&
+        Object.hasOwn(opened.answers ?? {}, key) &&
+        hasBudget(this.#runtime, target, envelope, key)
+      ) {
+        return this.#reaskNow([problemOf(key, error as InvalidAnswerError)]);
+      }
+      throw error;
+    }
+  }
+}
+
 /** Run the middleware chain and the handler (or the re-ask), and finish the round. */
 async function runRound(
   runtime: ServerRuntime,
@@ -355,7 +421,7 @@ async function runRound(
     log: req.log,
     progress: req.progress,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
-    lintSchema: (schema) => runtime.lintSchema({ handler: target.handler }, schema),
+    lintSchema: runtime.lintSchema,
     fallback:
       target.tool?.fallback === undefined
         ? undefined
@@ -366,44 +432,18 @@ async function runRound(
           },
   });
 
-  // A re-ask made here (not by the handler) keeps the previous round's record and state.
-  let reask: ReturnType<typeof reaskOf> | undefined;
-  const reaskNow = (problems: AnswerProblem[]) => {
-    reask = reaskOf(opened as OpenedRound & { envelope: RoundEnvelope }, problems, replay);
-    return target.normalise(reask.ask);
-  };
-  const terminal = async () => {
-    if (opened.reask.length > 0) return reaskNow(opened.reask);
-    try {
-      return await runHandler(target, args, context);
-    } catch (error) {
-      // `-32042` does not exist on the modern era: the same pages become URL asks.
-      const pages = urlElicitationAsk(error, context.era);
-      if (pages !== undefined) return target.normalise(pages);
-      // A bad answer the handler found itself (a refinement the schema cannot express) and let
-      // go is asked again like any other, while the budget lasts.
-      const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;
-      if (
-        key !== undefined &&
-        envelope !== undefined &&
-        Object.hasOwn(opened.answers ?? {}, key) &&
-        hasBudget(runtime, target, envelope, key)
-      ) {
-        return reaskNow([problemOf(key, error as InvalidAnswerError)]);
-      }
-      throw error;
-    }
-  };
+  const terminal = new Terminal(runtime, target, args, context, opened, replay);
   // Without middleware there is no chain to build, nor a context for it.
   const result = target.normalise(
     runtime.middleware.length === 0
-      ? await terminal()
+      ? await terminal.run()
       : await runMiddleware(
           runtime.middleware,
           middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
-          terminal,
+          () => terminal.run(),
         ),
   );
+  const { reask } = terminal;
 
   const ask = askOf(result);
   if (ask === undefined) return finishComplete(req, target, result, context);
@@ -499,6 +539,11 @@ function fail(runtime: ServerRuntime, error: unknown, site: FailureSite): RoundR
     : { kind: 'result', result: failure.result.toJSON() as unknown as Record<string, unknown> };
 }
 
+/** How errors name a round's handler: `tool book_flight`. */
+function labelOf(target: RoundTarget): string {
+  return `${KIND_LABEL[target.handler.kind]} ${target.handler.name}`;
+}
+
 /** Serve one round. Never throws: every failure is a reply. */
 export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Promise<RoundReply> {
   const era = req.request.era;
@@ -515,14 +560,6 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
           error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' },
         };
   }
-  const site: FailureSite = {
-    era,
-    kind: target.handler.kind,
-    method: req.method,
-    target: target.handler.name,
-  };
-  const what = `${KIND_LABEL[target.handler.kind]} ${target.handler.name}`;
-
   const tooLarge =
     limitProblem(target.arguments, runtime.limits.maxDepth, runtime.limits.maxNodes) ??
     limitProblem(req.inputResponses, runtime.limits.maxDepth, runtime.limits.maxNodes);
@@ -531,14 +568,14 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
       kind: 'error',
       error: {
         code: JSON_RPC_ERROR_CODES.invalidParams,
-        message: `Invalid params for ${what}: the request is ${tooLarge}`,
+        message: `Invalid params for ${labelOf(target)}: the request is ${tooLarge}`,
       },
     };
   }
   const checking = target.check(target.arguments);
   const checked = checking instanceof Promise ? await checking : checking;
   if (!checked.ok) {
-    const message = `Invalid arguments for ${what}: ${checked.issues.join('; ')}`;
+    const message = `Invalid arguments for ${labelOf(target)}: ${checked.issues.join('; ')}`;
     // SEP-1303: a tool's argument errors are a result the model can read and correct.
     if (target.handler.kind === 'tool') {
       return { kind: 'result', result: toolError(new Error(message)).toJSON() as never };
@@ -550,11 +587,16 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
     method: req.method,
     target: target.handler.name,
     arguments: target.bindingArguments,
-    ...(req.request.principal !== undefined ? { principal: req.request.principal } : {}),
   };
+  if (req.request.principal !== undefined) binding.principal = req.request.principal;
   let use: TokenUse | undefined;
   try {
-    const opened = await openRound(runtime, req, target, binding).catch(serverFault);
+    let opened: Awaited<ReturnType<typeof openRound>>;
+    try {
+      opened = await openRound(runtime, req, target, binding);
+    } catch (error) {
+      serverFault(error);
+    }
     if ('replay' in opened)
       return { kind: 'result', result: opened.replay as Record<string, unknown> };
     use = opened.use;
@@ -566,6 +608,11 @@ export async function serveRound(runtime: ServerRuntime, req: RoundRequest): Pro
     return reply;
   } catch (error) {
     if (use?.kind === 'run') await use.release().catch(() => undefined);
-    return fail(runtime, error, site);
+    return fail(runtime, error, {
+      era,
+      kind: target.handler.kind,
+      method: req.method,
+      target: target.handler.name,
+    });
   }
 }
