@@ -27,6 +27,18 @@ function wireShapeProblem(value: unknown): string | undefined {
   return `answers are strings, numbers, booleans or lists of strings, not ${describeValue(value)}`;
 }
 
+/** The field names of each compiled schema: answers are read against the same list every time. */
+const fieldNames = new WeakMap<readonly FieldDescriptor[], readonly string[]>();
+
+function namesOf(fields: readonly FieldDescriptor[]): readonly string[] {
+  let names = fieldNames.get(fields);
+  if (names === undefined) {
+    names = fields.map((field) => field.name);
+    fieldNames.set(fields, names);
+  }
+  return names;
+}
+
 /**
  * The known fields present in `content`, each checked to be a wire value (string, number,
  * boolean or list of strings). `undefined` content counts as empty: an accepted result may omit
@@ -46,8 +58,10 @@ export function readContent(
       reason: `expected an object of field values, got ${describeValue(content)}`,
     });
   }
-  const names = fields.map((field) => field.name);
-  for (const [key, value] of Object.entries(content)) {
+  const names = namesOf(fields);
+  for (const key in content) {
+    if (!Object.hasOwn(content, key)) continue;
+    const value = (content as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (!names.includes(key)) {
       if (unknownKeys === 'drop') continue;

@@ -106,8 +106,15 @@ export interface ContextInit {
   push: PushChannel | undefined;
   /** A tool started by its handler: create the task, and get the channel its questions go on. */
   startTask?: (() => Promise<PushChannel>) | undefined;
-  log: (level: LogLevel, data: unknown) => Promise<void>;
-  progress: ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
+  /**
+   * Where the handler's log lines and progress go: the round's request itself, called as an
+   * object (a transport's `log` may be a method).
+   */
+  channel: {
+    log(level: LogLevel, data: unknown): Promise<void>;
+    readonly progress:
+      ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
+  };
   elicitationTimeoutMs: number;
   /** Reports compatibility warnings about a schema this handler asks with. */
   lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
@@ -587,12 +594,12 @@ export class Context<TState = unknown> {
    * modern era: only when the request asked for logs (SEP-2577 deprecates this channel).
    */
   log(level: LogLevel, data: unknown): Promise<void> {
-    return this.#init.log(level, data);
+    return this.#init.channel.log(level, data);
   }
 
   /** Report progress, when the client asked for it with a progress token; otherwise a no-op. */
   async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
-    await this.#init.progress?.(progress, total, message);
+    await this.#init.channel.progress?.(progress, total, message);
   }
 
   #pushChannel(

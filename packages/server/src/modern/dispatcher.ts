@@ -359,10 +359,10 @@ class ModernRound implements RoundRequest {
   readonly inputResponses: unknown;
   readonly requestState: unknown;
   readonly request: RequestContext;
-  readonly log: RoundRequest['log'];
   readonly progress: RoundRequest['progress'];
   readonly push: undefined = undefined;
   readonly projectToolResult: RoundRequest['projectToolResult'] = appendTextFallback;
+  readonly #envelope: Envelope;
   readonly #transport: ModernTransport;
 
   constructor(
@@ -379,19 +379,10 @@ class ModernRound implements RoundRequest {
     this.inputResponses = inputResponses;
     this.requestState = requestState;
     this.request = request;
+    this.#envelope = envelope;
     this.#transport = transport;
-    // Own functions, not methods: the pipeline hands them on detached.
-    this.log = async (level, data) => {
-      const wanted = envelope.logLevel;
-      if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel))
-        return;
-      transport.notify({
-        jsonrpc: '2.0',
-        method: 'notifications/message',
-        params: { level, data },
-      });
-    };
     const token = envelope.progressToken;
+    // A function only when the request carries a progress token (few do).
     this.progress =
       token === undefined
         ? undefined
@@ -410,6 +401,21 @@ class ModernRound implements RoundRequest {
 
   get signal(): AbortSignal {
     return this.#transport.signal;
+  }
+
+  /**
+   * A method, not a closure made per round: a closure over the transport, kept on every
+   * round's request, made V8 keep each request's whole object graph (request, response, body)
+   * through young-generation collections, which then cost more than the rest of the round.
+   */
+  async log(level: LogLevel, data: unknown): Promise<void> {
+    const wanted = this.#envelope.logLevel;
+    if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel)) return;
+    this.#transport.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level, data },
+    });
   }
 }
 

@@ -418,8 +418,7 @@ async function runRound(
     cancellation: req,
     push,
     startTask: req.startTask,
-    log: req.log,
-    progress: req.progress,
+    channel: req,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
     lintSchema: runtime.lintSchema,
     fallback:

@@ -36,8 +36,10 @@ function contextFor(io: TaskIO): Context {
     maxReasks: 2,
     cancellation: io,
     push: taskPushChannel(io),
-    log: async () => {},
-    progress: async (progress, total, message) => io.reportProgress(progress, total, message),
+    channel: {
+      log: async () => {},
+      progress: async (progress, total, message) => io.reportProgress(progress, total, message),
+    },
     // A task's questions wait as long as the task lives.
     elicitationTimeoutMs: Infinity,
     lintSchema: () => {},
