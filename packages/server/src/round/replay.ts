@@ -70,14 +70,15 @@ export class FlowReplay implements AskResolver {
     asked: AskedRecord,
   ) {
     // A flow that never used `ctx.ask` or `ctx.remember` (the guard pattern) has nothing to
-    // copy: a fresh literal, not a spread of an empty record (V8 adds keys to a spread copy
-    // through its slow path).
+    // copy: a fresh literal. A record that has keys is copied with `Object.assign`, not a
+    // spread: this round's answers are added to the copy, and V8 adds keys to a spread copy
+    // through its slow path.
     const recorded = envelope?.answers;
     const remembered = envelope?.remembered;
     const hasAnswers = recorded !== undefined && !isEmpty(recorded);
     const hasRemembered = remembered !== undefined && !isEmpty(remembered);
-    this.#answers = hasAnswers ? { ...recorded } : {};
-    this.#remembered = hasRemembered ? { ...remembered } : {};
+    this.#answers = hasAnswers ? Object.assign({}, recorded) : {};
+    this.#remembered = hasRemembered ? Object.assign({}, remembered) : {};
     this.#declared = envelope === undefined;
     this.#engaged = hasAnswers || hasRemembered;
     // Every answer to what was asked is recorded with the digest of that question, whether or
