@@ -11,6 +11,17 @@ let nextId = 1;
  * headers (`Mcp-Method`, and `Mcp-Name` from the tool name or task id when there is one).
  * The same for `server.fetch(new Request(url, init))` and `fetch(url, init)` over a socket.
  */
+/** The routing headers of a raw 2026-07-28 request (`Mcp-Name` when there is a name). */
+function modernHeaders(method: string, name: unknown): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+  };
+}
+
 export function modernRequestInit(
   method: string,
   params: Record<string, unknown>,
@@ -19,13 +30,7 @@ export function modernRequestInit(
   const name = method === 'tools/call' ? params.name : params.taskId;
   return {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
+    headers: modernHeaders(method, name),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: nextId++,
@@ -89,13 +94,7 @@ export async function rawModernCall(server: ParleyServer, call: RawCall): Promis
   const response = await server.fetch(
     new Request('http://parley.test/mcp', {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        'mcp-name': String(method === 'resources/read' ? call.uri : call.name),
-      },
+      headers: modernHeaders(method, String(method === 'resources/read' ? call.uri : call.name)),
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params })
         .replace('"@@arguments@@"', call.argumentsJson ?? '{}')
         .replace('"@@inputResponses@@"', call.inputResponsesJson ?? '{}'),
