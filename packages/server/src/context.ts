@@ -45,6 +45,7 @@ import {
 import { compiled } from './compiledResponseTypes.ts';
 import { fallbackAnswers, type RoundFallback } from './fallback/apply.ts';
 import type { PushChannel } from './pushChannel.ts';
+import { randomUUID } from './randomness.ts';
 import { checkJson } from './round/json.ts';
 import { problemOf, reaskRequest } from './round/reask.ts';
 import type { AskResolver, FlowReplay } from './round/replay.ts';
@@ -426,7 +427,7 @@ export class Context<TState = unknown> {
           this.#assertPushable(push, ask);
           const answer = await push.elicit(
             elicitParamsFor(
-              { ...ask.params, elicitationId: ask.params.elicitationId ?? crypto.randomUUID() },
+              { ...ask.params, elicitationId: ask.params.elicitationId ?? randomUUID() },
               this.requestContext.protocolVersion,
             ),
             this.#waitOptions(options.timeoutMs),
@@ -522,7 +523,7 @@ export class Context<TState = unknown> {
     options: { timeoutMs?: number; elicitationId?: string } = {},
   ): Promise<ElicitationResult<UrlElicitation>> {
     const push = this.#pushChannel('ctx.elicitUrl()');
-    const elicitationId = options.elicitationId ?? crypto.randomUUID();
+    const elicitationId = options.elicitationId ?? randomUUID();
     const request: ElicitRequest = {
       method: 'elicitation/create',
       params: { mode: 'url', message, url: String(url), elicitationId },

@@ -1,5 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
+import { randomUUID } from '../randomness.ts';
+
 /**
  * Resumable SSE streams for handshake-era sessions (SEP-1699). Every message a session sends on
  * an SSE stream (the call's POST stream, or the session's GET stream) is stored first, under an
@@ -88,7 +90,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   const events = new Map<EventId, StoredEvent>();
   const streams = new Map<StreamId, StoredEvent[]>();
   // Ids are unguessable across restarts and processes: an id from elsewhere is simply unknown.
-  const prefix = crypto.randomUUID().slice(0, 8);
+  const prefix = randomUUID().slice(0, 8);
   let counter = 0;
 
   function forgetOldest(): void {

@@ -1,6 +1,7 @@
 import { SessionClosedError, type SessionCloseReason } from '@parley/core';
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 
+import { randomUUID } from '../randomness.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { loadSdk, loadSessionServer } from '../sdk/load.ts';
 import type { CallTracker, TrackedCall } from '../sdk/sessionServer.ts';
@@ -116,7 +117,7 @@ interface SessionsHost extends CallHost {
  */
 class Session implements TransportHost, CallTracker {
   /** Known before the transport is made, so the event store's view can name it. */
-  readonly id: string = crypto.randomUUID();
+  readonly id: string = randomUUID();
   transport!: SessionTransport;
   server!: Server;
   /** Who opened it: only they may use it. */

@@ -5,6 +5,7 @@ import {
   type RequestStateSealer,
 } from '@parley/state-sealing';
 
+import { fillRandom } from '../randomness.ts';
 import type { AskedEntry, AskedRecord, AskKind } from './asked.ts';
 
 /**
@@ -87,7 +88,7 @@ interface WireEnvelope {
 const FLOW_ID_BYTES = 12;
 /**
  * Random bytes for flow ids, drawn from the system a few hundred ids at a time: a
- * `getRandomValues` call per round costs more than the id itself.
+ * call into the system generator per round costs more than the id itself.
  */
 const flowIdPool = new Uint8Array(FLOW_ID_BYTES * 256);
 let flowIdOffset = flowIdPool.length;
@@ -96,7 +97,7 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 /** A fresh, unguessable flow id (24 hex digits). */
 export function newFlowId(): string {
   if (flowIdOffset === flowIdPool.length) {
-    crypto.getRandomValues(flowIdPool);
+    fillRandom(flowIdPool);
     flowIdOffset = 0;
   }
   let hex = '';

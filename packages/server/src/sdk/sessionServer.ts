@@ -19,6 +19,7 @@ import { complete } from '../completion.ts';
 import type { LogLevel, RequestContext } from '../context.ts';
 import { serveList, type ListMethod } from '../lists.ts';
 import type { PushChannel } from '../pushChannel.ts';
+import { randomUUID } from '../randomness.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
@@ -220,7 +221,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
   // Made when first needed: an HTTP session has an id of its own.
   let connectionId: string | undefined;
-  const connection = () => (connectionId ??= `connection-${crypto.randomUUID()}`);
+  const connection = () => (connectionId ??= `connection-${randomUUID()}`);
 
   // One per session, not one per call.
   const projectToolResult: RoundRequest['projectToolResult'] = (result, outputJsonSchema) =>

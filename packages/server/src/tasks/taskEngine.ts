@@ -12,6 +12,7 @@ import {
 } from '@parley/core';
 
 import { askInfoOf } from '../asks.ts';
+import { randomUUID } from '../randomness.ts';
 import { askedEntryOf } from '../round/asked.ts';
 import { elicitRequestFor } from '../round/versionSchemas.ts';
 import { systemClock, type CancelTimer, type Clock } from './clock.ts';
@@ -139,7 +140,7 @@ export class TaskEngine {
   constructor(options: TaskEngineOptions = {}) {
     this.#clock = options.clock ?? systemClock;
     this.#store = options.store ?? createMemoryTaskStore({ now: () => this.#clock.now() });
-    this.replicaId = options.replicaId ?? `replica-${crypto.randomUUID().slice(0, 8)}`;
+    this.replicaId = options.replicaId ?? `replica-${randomUUID().slice(0, 8)}`;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#maxReasks = options.maxReasks ?? DEFAULT_MAX_REASKS;
     this.#report = options.report ?? defaultReport;
@@ -168,7 +169,7 @@ export class TaskEngine {
       throw new ParleyError('internal', 'The server is shutting down; no new tasks.');
     const now = this.#clock.now();
     const record = newTaskRecord({
-      taskId: crypto.randomUUID(),
+      taskId: randomUUID(),
       scope: init.scope,
       now,
       ttlMs: init.ttlMs,
@@ -394,7 +395,7 @@ export class TaskEngine {
     const questions = this.#questionsFor(record, inputs);
     if (questions.length === 0) return {};
 
-    const waiterId = crypto.randomUUID();
+    const waiterId = randomUUID();
     let resolve: (answers: InputResponses) => void = () => {};
     const answered = new Promise<InputResponses>((done) => (resolve = done));
     const waiter: Waiter = { resolve, posted: false, taking: false };
