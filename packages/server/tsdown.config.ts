@@ -2,4 +2,32 @@ import { defineConfig } from 'tsdown';
 
 import { libraryConfig } from '../../tsdown.base.ts';
 
-export default defineConfig(libraryConfig());
+/**
+ * The modules loaded only when the handshake era or stdio is used: each of these stays a chunk
+ * of its own behind a dynamic import, so a modern-era HTTP server never reads them.
+ */
+const LOADED_ON_DEMAND = /\/src\/(sdk\/sessionServer|sdk\/sdkModule|stdio\/)/;
+
+/**
+ * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code
+ * shared with the on-demand chunks into several more (four files on the way to the first modern
+ * response instead of one), and Node's ESM loader resolves, reads and links each file on its own:
+ * about 3 ms of cold start. The entry keeps only the public exports. Declaration modules
+ * (`.d.ts`, built in the same graph) are left to the declaration bundle.
+ */
+function inServerChunk(id: string): boolean {
+  return (
+    id.includes('/packages/server/src/') &&
+    id.endsWith('.ts') &&
+    !/\.d\.[cm]?ts$/.test(id) &&
+    !/\/src\/index\.ts$/.test(id) &&
+    !LOADED_ON_DEMAND.test(id)
+  );
+}
+
+export default defineConfig({
+  ...libraryConfig(),
+  outputOptions: {
+    advancedChunks: { groups: [{ name: 'server', test: inServerChunk }] },
+  },
+});
