@@ -19,8 +19,9 @@
  * verdict is the median of those ratios, with their spread.
  *
  * Then, Parley against the raw SDK: memory per handshake session left waiting on `ctx.elicit`
- * (`elicitInput`), and cold start to the first modern response (plain `node`, built packages):
- * import + first response, from the script's first line, and the same from spawn. Last, where Parley's modern CPU goes (profiled in a run of its own).
+ * (`elicitInput`), and cold start to the first modern response (plain `node`, built packages), in
+ * interleaved Parley/SDK pairs: import + first response, from the script's first line, and the
+ * same from spawn. Last, where Parley's modern CPU goes (profiled in a run of its own).
  *
  *   pnpm --filter @parley/bench bench:http
  *     (PARTS=modern,handshake,memory,cold,profile; TURNS, TURN_MS, WARMUP_MS, WARMUP_FLOWS,
@@ -49,7 +50,7 @@ const WARMUP_FLOWS = Number(process.env.WARMUP_FLOWS ?? 500);
 const PROFILE_MS = Number(process.env.PROFILE_MS ?? 5_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const PENDING = Number(process.env.PENDING ?? 300);
-const COLD_RUNS = Number(process.env.COLD_RUNS ?? 7);
+const COLD_RUNS = Number(process.env.COLD_RUNS ?? 11);
 const serverScript = fileURLToPath(new URL('./http/serverProcess.ts', import.meta.url));
 const coldScript = fileURLToPath(new URL('./http/coldStart.mjs', import.meta.url));
 
@@ -249,48 +250,42 @@ interface ColdStart {
   script: number;
 }
 
-/** Cold start to the first modern response (a round that asks), medians of COLD_RUNS runs. */
+/** One cold start to the first modern response (a round that asks), in a fresh process. */
 async function coldStart(kind: 'parley' | 'sdk'): Promise<ColdStart> {
-  const spawn: number[] = [];
-  const script: number[] = [];
-  for (let run = 0; run < COLD_RUNS; run++) {
-    const started = performance.now();
-    const child = fork(coldScript, [kind], {
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const { url, startedAt } = await new Promise<{ url: string; startedAt: number }>((resolve) =>
-      child.once('message', (message) => resolve(message as { url: string; startedAt: number })),
-    );
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: coldHeaders,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'book_flight',
-          arguments: {},
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-          },
+  const started = performance.now();
+  const child = fork(coldScript, [kind], {
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url, startedAt } = await new Promise<{ url: string; startedAt: number }>((resolve) =>
+    child.once('message', (message) => resolve(message as { url: string; startedAt: number })),
+  );
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: coldHeaders,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'book_flight',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
         },
-      }),
-    });
-    const body = (await response.json()) as { result?: { resultType?: string } };
-    const answered = performance.now();
-    spawn.push(answered - started);
-    // Both clocks are wall-clock based (`timeOrigin`), so this spans the two processes.
-    script.push(performance.timeOrigin + answered - startedAt);
-    if (body.result?.resultType !== 'input_required')
-      throw new Error(`${kind}: unexpected first response ${JSON.stringify(body)}`);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send('exit');
-    await exited;
-  }
-  return { spawn: median(spawn), script: median(script) };
+      },
+    }),
+  });
+  const body = (await response.json()) as { result?: { resultType?: string } };
+  const answered = performance.now();
+  if (body.result?.resultType !== 'input_required')
+    throw new Error(`${kind}: unexpected first response ${JSON.stringify(body)}`);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send('exit');
+  await exited;
+  // Both clocks are wall-clock based (`timeOrigin`), so this spans the two processes.
+  return { spawn: answered - started, script: performance.timeOrigin + answered - startedAt };
 }
 
 interface ProfileNode {
@@ -397,13 +392,26 @@ async function sessionMemory(): Promise<void> {
 }
 
 async function coldStarts(): Promise<void> {
-  const parleyCold = await coldStart('parley');
-  const sdkCold = await coldStart('sdk');
+  // Interleaved in pairs, the pair's order alternating, so a change in the machine's load lands
+  // on both contenders alike; each pair gives a ratio.
+  const parley: ColdStart[] = [];
+  const sdk: ColdStart[] = [];
+  for (let run = 0; run < COLD_RUNS; run++) {
+    if (run % 2 === 0) {
+      parley.push(await coldStart('parley'));
+      sdk.push(await coldStart('sdk'));
+    } else {
+      sdk.push(await coldStart('sdk'));
+      parley.push(await coldStart('parley'));
+    }
+  }
   // The target is on what the issue names cold start, import + first modern response: from the
   // script's first line. Spawn to response adds Node's own bootstrap, the same for both (printed too).
-  const coldRatio = parleyCold.script / sdkCold.script;
+  const ratios = parley.map((cold, run) => cold.script / sdk[run]!.script);
+  const coldRatio = median(ratios);
+  const ms = (runs: ColdStart[], key: keyof ColdStart) => median(runs.map((cold) => cold[key]));
   console.log(
-    `cold start to the first modern response (median of ${COLD_RUNS}): import + first response Parley ${parleyCold.script.toFixed(0)} ms, SDK ${sdkCold.script.toFixed(0)} ms, ÷ SDK ${coldRatio.toFixed(2)} (target ≤ 0.50: ${coldRatio <= 0.5 ? 'met' : 'NOT met'}); from spawn (Node's bootstrap included) Parley ${parleyCold.spawn.toFixed(0)} ms, SDK ${sdkCold.spawn.toFixed(0)} ms, ÷ SDK ${(parleyCold.spawn / sdkCold.spawn).toFixed(2)}`,
+    `cold start to the first modern response (${COLD_RUNS} interleaved pairs, medians): import + first response Parley ${ms(parley, 'script').toFixed(0)} ms, SDK ${ms(sdk, 'script').toFixed(0)} ms, ÷ SDK ${coldRatio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; target ≤ 0.50: ${coldRatio <= 0.5 ? 'met' : 'NOT met'}); from spawn (Node's bootstrap included) Parley ${ms(parley, 'spawn').toFixed(0)} ms, SDK ${ms(sdk, 'spawn').toFixed(0)} ms, ÷ SDK ${(ms(parley, 'spawn') / ms(sdk, 'spawn')).toFixed(2)}`,
   );
 }
 

@@ -34,6 +34,7 @@ import { LOOPBACK_HOSTNAMES } from './http/hostCheck.ts';
 import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
 import { endpointLimits, listenerLimits } from './http/limits.ts';
 import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
+import { listenNode } from './http/nodeListener.ts';
 import { paramHeadersOf } from './http/paramHeaders.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';
 import { ChangeNotifier, type ListKind } from './notifications.ts';
@@ -533,7 +534,7 @@ export class ParleyServer {
       ...http,
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
     });
-    const [{ listenNode }] = await Promise.all([import('./http/nodeListener.ts'), this.#ready()]);
+    await this.#ready();
     const auth = http.auth ?? this.#options.http?.auth;
     const listener = await listenNode(endpoint, {
       host,

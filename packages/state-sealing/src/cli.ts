@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { generateKey } from './generateKey.ts';
+// The package by its own name (kept external by the build): shared code between the two entries
+// would otherwise become a chunk of its own, one more file for every `import` of the library.
+import { generateKey } from '@parley/state-sealing';
 
 // `npx @parley/state-sealing keygen`: the package's one command-line tool.
 
