@@ -3,10 +3,11 @@ import { defineConfig } from 'tsdown';
 import { libraryConfig } from '../../tsdown.base.ts';
 
 /**
- * The modules loaded only when the handshake era or stdio is used: each of these stays a chunk
- * of its own behind a dynamic import, so a modern-era HTTP server never reads them.
+ * The modules loaded only when the handshake era, stdio or middleware is used: each of these
+ * stays a chunk of its own behind a dynamic import, so a modern-era HTTP server without
+ * middleware never reads them (nor the SDK and `@parley/middleware` they import).
  */
-const LOADED_ON_DEMAND = /\/src\/(sdk\/sessionServer|sdk\/sdkModule|stdio\/)/;
+const LOADED_ON_DEMAND = /\/src\/(sdk\/sessionServer|sdk\/sdkModule|middlewareModule|stdio\/)/;
 
 /**
  * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code

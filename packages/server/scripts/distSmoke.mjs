@@ -1,7 +1,8 @@
 // The built package, as a user's `import` and `require` load it (plain `node`, no source
-// condition): each format serves a modern round and a handshake `initialize` over real HTTP, and
-// a modern-era server reads only the chunks the modern path needs — the handshake session code
-// and the SDK stay on disk until a handshake client arrives. Run by `pnpm check` after the build.
+// condition): each format serves a modern round, a handshake `initialize` and a round through
+// middleware installed late, over real HTTP; and a modern-era server reads only what the modern
+// path needs — the handshake session code and the SDK stay on disk until a handshake client
+// arrives, `@parley/middleware` until middleware is installed. Run by `pnpm check` after the build.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -29,19 +30,26 @@ const load = ${format === 'cjs' ? '(id) => Promise.resolve(require(id))' : '(id)
     });
     return { status: response.status, body: await response.text() };
   };
-  const modern = await post(
+  const callBook = () => post(
     { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'book', arguments: {}, _meta: {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } } } },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book' },
   );
+  const modern = await callBook();
   // CommonJS lists what it has loaded; ESM has no such list.
   const beforeHandshake = ${format === 'cjs' ? 'Object.keys(require.cache)' : 'null'};
   const handshake = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
     protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } });
   const afterHandshake = ${format === 'cjs' ? 'Object.keys(require.cache)' : 'null'};
+  let middlewareRuns = 0;
+  mcp.use((_context, callNext) => { middlewareRuns++; return callNext(); });
+  const withMiddleware = await callBook();
+  const afterMiddleware = ${format === 'cjs' ? 'Object.keys(require.cache)' : 'null'};
   await close();
-  process.stdout.write(JSON.stringify({ modern, handshake, beforeHandshake, afterHandshake }));
+  process.stdout.write(JSON.stringify({
+    modern, handshake, withMiddleware, middlewareRuns, beforeHandshake, afterHandshake, afterMiddleware,
+  }));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
@@ -51,23 +59,27 @@ for (const format of ['esm', 'cjs']) {
     [`--input-type=${format === 'cjs' ? 'commonjs' : 'module'}`, '-e', child(format)],
     { cwd: packageDir, encoding: 'utf8', timeout: 30_000 },
   );
-  const { modern, handshake, beforeHandshake, afterHandshake } = JSON.parse(out);
+  const { modern, handshake, withMiddleware, middlewareRuns, ...loaded } = JSON.parse(out);
   assert.equal(modern.status, 200, `${format}: modern round status`);
   assert.equal(JSON.parse(modern.body).result?.resultType, 'input_required', `${format}: modern`);
   assert.equal(handshake.status, 200, `${format}: initialize status`);
   assert.match(handshake.body, /"protocolVersion":"2025-11-25"/, `${format}: initialize`);
-  if (beforeHandshake !== null) {
-    const onDemand = (paths) =>
-      paths.filter((path) =>
-        /sessionServer-|sdkModule-|@modelcontextprotocol[\\/]server/.test(path),
-      );
+  assert.equal(JSON.parse(withMiddleware.body).result?.resultType, 'input_required', format);
+  assert.equal(middlewareRuns, 1, `${format}: middleware installed after start runs`);
+  if (loaded.beforeHandshake !== null) {
+    const matching = (paths, pattern) => paths.filter((path) => pattern.test(path));
+    const sdk = /sessionServer-|sdkModule-|@modelcontextprotocol[\\/]server/;
+    const middleware = /[\\/]middleware[\\/]dist[\\/]/;
+    assert.deepEqual(matching(loaded.beforeHandshake, sdk), [], `${format}: SDK before handshake`);
     assert.deepEqual(
-      onDemand(beforeHandshake),
+      matching(loaded.afterHandshake, middleware),
       [],
-      `${format}: loaded before any handshake client`,
+      `${format}: middleware early`,
     );
-    // And the check can see them: the first handshake client loads both.
-    assert.equal(onDemand(afterHandshake).length >= 2, true, `${format}: loaded for the handshake`);
+    // And the checks can see them: the first handshake client loads the session server and the
+    // SDK, the first middleware the middleware package.
+    assert.ok(matching(loaded.afterHandshake, sdk).length >= 2, `${format}: SDK for the handshake`);
+    assert.ok(matching(loaded.afterMiddleware, middleware).length > 0, `${format}: middleware`);
   }
   console.log(`dist smoke (${format}): modern round and handshake initialize served`);
 }

@@ -1,10 +1,10 @@
-import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
-
 import type { ClientCapabilities } from '@parley/core';
+import type { MiddlewareContext } from '@parley/middleware';
 
 import type { RequestContext } from './context.ts';
 import type { ResourceOptions, ToolDefinition } from './definitions.ts';
 import { listedInputSchema, unanswerableAsks } from './fallback/askArguments.ts';
+import { runInstalledMiddleware } from './middlewareRunner.ts';
 import { mapFailure } from './round/errors.ts';
 import type { RoundReply } from './round/request.ts';
 import type { ServerRuntime } from './runtime.ts';
@@ -139,7 +139,7 @@ export async function serveList(
     store: new Map(),
   };
   try {
-    const result = await runMiddleware(runtime.middleware, context, async () =>
+    const result = await runInstalledMiddleware(runtime.middleware, context, async () =>
       listOf(runtime, method, request.clientCapabilities),
     );
     return { kind: 'result', result: result as Record<string, unknown> };

@@ -44,6 +44,7 @@ import { compiled } from './compiledResponseTypes.ts';
 import { toolFallbackOf, type ToolFallback } from './fallback/askArguments.ts';
 import { checkFallback, type AskFallback } from './fallback/policy.ts';
 import { askedEntryOf, type AskedRecord } from './round/asked.ts';
+import { loadMiddlewareRunner } from './middlewareRunner.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './round/limits.ts';
 import { createMemorySingleUseStore, type SingleUsePolicy } from './round/singleUse.ts';
 import type { ServerRuntime } from './runtime.ts';
@@ -422,6 +423,8 @@ export class ParleyServer {
       }
     }
     this.#middleware.push(...middleware);
+    // A rejection here is the first round's to report; this only starts the load early.
+    loadMiddlewareRunner().catch(() => undefined);
     return this;
   }
 

@@ -15,12 +15,13 @@ import {
   type InputResponses,
   type ReadResourceResult,
 } from '@parley/core';
-import { runMiddleware, type MiddlewareContext } from '@parley/middleware';
+import type { MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
 import { Context } from '../context.ts';
 import { endedCalls } from '../fallback/apply.ts';
 import { unanswerableAsks } from '../fallback/askArguments.ts';
+import { runInstalledMiddleware } from '../middlewareRunner.ts';
 import type { ServerRuntime } from '../runtime.ts';
 import { screenAnswers, type AskedRecord } from './asked.ts';
 import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
@@ -436,7 +437,7 @@ async function runRound(
   const result = target.normalise(
     runtime.middleware.length === 0
       ? await terminal.run()
-      : await runMiddleware(
+      : await runInstalledMiddleware(
           runtime.middleware,
           middlewareContextOf(req, target, context, envelope !== undefined, () => pushed),
           () => terminal.run(),
