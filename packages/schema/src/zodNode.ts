@@ -25,6 +25,11 @@ export function isZodSchema(value: unknown): value is ZodSchemaLike {
   return isPlainObject(def) && typeof def['type'] === 'string';
 }
 
+/** Whether `value` is a zod 4 object schema itself (not wrapped: optional, default, catch, …). */
+export function isZodObject(value: unknown): boolean {
+  return isZodSchema(value) && defOf(value).type === 'object';
+}
+
 /** Whether `value` looks like a zod 3 schema, so the error can say what to do. */
 export function isZod3Schema(value: unknown): boolean {
   return (

@@ -96,6 +96,23 @@ describe('optional fields and defaults', () => {
   });
 });
 
+describe('compiling an object', () => {
+  test('reads it without running its validator (a zod object refuses a missing value by type)', () => {
+    const schema = z.object({ destination: z.string() });
+    let validations = 0;
+    const validate = schema['~standard'].validate;
+    Object.defineProperty(schema['~standard'], 'validate', {
+      value: (value: unknown) => (validations++, validate(value)),
+    });
+    const compiled = compileResponseType(schema);
+    expect(compiled.requestedSchema.required).toEqual(['destination']);
+    expect(validations).toBe(0);
+    // Parsing an answer still runs it.
+    expect(compiled.parse({ destination: 'Oslo' })).toEqual({ destination: 'Oslo' });
+    expect(validations).toBeGreaterThan(0);
+  });
+});
+
 describe('strings', () => {
   test('lengths become minLength/maxLength', () => {
     expect(fieldOf(z.string().min(2).max(5))).toEqual({
