@@ -28,6 +28,10 @@ function inServerChunk(id: string): boolean {
 
 export default defineConfig({
   ...libraryConfig(),
+  // Their code goes into that chunk too: two packages fewer to resolve and read at start-up.
+  // They stay dependencies, for the declarations, which import them. `@parley/core` stays
+  // external: its classes and errors are what an app's own copy exchanges with the server.
+  noExternal: [/^@parley\/(schema|state-sealing)$/],
   outputOptions: {
     advancedChunks: { groups: [{ name: 'server', test: inServerChunk }] },
   },
