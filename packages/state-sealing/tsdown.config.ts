@@ -2,9 +2,5 @@ import { defineConfig } from 'tsdown';
 
 import { libraryConfig } from '../../tsdown.base.ts';
 
-// The library entry, and the `keygen` command behind `npx @parley/state-sealing`, which imports
-// the library by name.
-export default defineConfig({
-  ...libraryConfig(['src/index.ts', 'src/cli.ts']),
-  external: ['@parley/state-sealing'],
-});
+// The library entry, and the `keygen` command behind `npx @parley/state-sealing`.
+export default defineConfig(libraryConfig(['src/index.ts', 'src/cli.ts']));

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The package by its own name (kept external by the build): shared code between the two entries
-// would otherwise become a chunk of its own, one more file for every `import` of the library.
-import { generateKey } from '@parley/state-sealing';
+import { generateKey } from './generateKey.ts';
 
 // `npx @parley/state-sealing keygen`: the package's one command-line tool.
 
