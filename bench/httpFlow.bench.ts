@@ -31,6 +31,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -290,7 +291,47 @@ async function coldStart(kind: 'parley' | 'sdk'): Promise<ColdStart> {
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/**
+ * Where a profiled frame of Parley's built code came from, through the map shipped beside the
+ * file: the server's build carries several packages in one chunk, so the file alone says little.
+ */
+function originalPosition(
+  url: string,
+  line: number,
+  column: number,
+): { source: string; line: number } | undefined {
+  if (!sourceMaps.has(url)) {
+    let map: SourceMap | undefined;
+    try {
+      const path = fileURLToPath(url);
+      map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')) as SourceMapPayload);
+    } catch {
+      map = undefined;
+    }
+    sourceMaps.set(url, map);
+  }
+  const entry = sourceMaps.get(url)?.findEntry(line, column);
+  return entry !== undefined && 'originalSource' in entry
+    ? { source: new URL(entry.originalSource, url).href, line: entry.originalLine }
+    : undefined;
+}
+
+/** A frame's place: for Parley's built code, the source file and line it was built from. */
+function placeOf({ url, lineNumber, columnNumber }: ProfileNode['callFrame']): string {
+  const original =
+    url.includes('/packages/') || url.includes('@parley/')
+      ? originalPosition(url, lineNumber, columnNumber)
+      : undefined;
+  if (original !== undefined) {
+    return `${original.source.replace(/^.*\/packages\//, '')}:${original.line + 1}`;
+  }
+  const where = url.replace(/^.*\/(node_modules|packages)\//, '').replace(/^file:\/\//, '');
+  return url ? `${where}:${lineNumber + 1}` : where;
 }
 
 function category(node: ProfileNode): string {
@@ -298,15 +339,14 @@ function category(node: ProfileNode): string {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(idle)' || functionName === '(program)' || functionName === '(root)')
     return 'idle / runtime';
-  if (url.includes('/state-sealing/')) return 'Parley: sealing';
-  if (url.includes('/packages/server/') || url.includes('@parley/server'))
-    // The built chunks: `nodeHandler-*` bundles the node:http adapter with the endpoint and the
-    // modern dispatcher; `runtime-*` holds the round pipeline.
-    return url.includes('nodeHandler') || url.includes('nodeListener')
-      ? 'Parley: node:http, endpoint, modern dispatcher'
-      : 'Parley: round pipeline, context, answers';
-  if (url.includes('/packages/') || url.includes('@parley/'))
+  if (url.includes('/packages/') || url.includes('@parley/')) {
+    const source = placeOf(node.callFrame);
+    if (source.startsWith('state-sealing/')) return 'Parley: sealing';
+    if (/^server\/src\/(http|modern)\//.test(source))
+      return 'Parley: node:http, endpoint, modern dispatcher';
+    if (source.startsWith('server/')) return 'Parley: round pipeline, context, answers';
     return 'Parley: schema, core, middleware';
+  }
   if (url.includes('zod')) return 'zod';
   if (url.includes('modelcontextprotocol')) return 'SDK';
   if (url.includes('undici')) return 'fetch (undici) Request/Response';
@@ -332,9 +372,7 @@ function summariseProfile(file: string): void {
     const micros = profile.timeDeltas[index] ?? 0;
     busy += micros;
     totals.set(key, (totals.get(key) ?? 0) + micros);
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^.*\/(node_modules|packages)\//, '').replace(/^file:\/\//, '');
-    const name = `${functionName || '(anonymous)'} ${where}${url ? `:${lineNumber + 1}` : ''}`;
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${placeOf(node.callFrame)}`;
     functions.set(name, (functions.get(name) ?? 0) + micros);
   });
   console.log(
