@@ -7,6 +7,7 @@ import {
 
 import { fillRandom } from '../randomness.ts';
 import type { AskedEntry, AskedRecord, AskKind } from './asked.ts';
+import { isEmpty } from './records.ts';
 
 /**
  * What Parley puts inside every sealed `requestState`: the flow's identity, the author's own
@@ -104,11 +105,6 @@ export function newFlowId(): string {
   for (let index = 0; index < FLOW_ID_BYTES; index++) hex += HEX[flowIdPool[flowIdOffset + index]!];
   flowIdOffset += FLOW_ID_BYTES;
   return hex;
-}
-
-function isEmpty(record: object): boolean {
-  for (const _ in record) return false;
-  return true;
 }
 
 function toWire(envelope: RoundEnvelope): WireEnvelope {

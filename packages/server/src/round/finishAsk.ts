@@ -17,6 +17,7 @@ import {
 import { askInfoOf } from '../asks.ts';
 import { recordAsks } from './asked.ts';
 import { RoundFault } from './errors.ts';
+import { isEmpty } from './records.ts';
 import { recordBytes, sealEnvelope, type AuthorState, type RoundEnvelope } from './envelope.ts';
 import { elicitRequestFor } from './versionSchemas.ts';
 
@@ -42,11 +43,6 @@ function keepAnswerable(
     } else if (askInfoOf(request)?.optional !== true) unanswerable.push(request);
   }
   return { kept, count, unanswerable };
-}
-
-function isEmpty(record: object): boolean {
-  for (const _ in record) return false;
-  return true;
 }
 
 /** The author's state of an ask, in the form it gave it. */

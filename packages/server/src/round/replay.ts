@@ -2,6 +2,7 @@ import type { InputRequest, InputResponse, InputResponses } from '@parley/core';
 
 import { askDigest, declaredDigest, type AskedRecord } from './asked.ts';
 import type { RecordedAnswer, RoundEnvelope } from './envelope.ts';
+import { isEmpty } from './records.ts';
 
 /**
  * The replay record of one flow written with `ctx.ask`, as one modern-era round sees it (on the
@@ -38,11 +39,6 @@ export interface AskResolver {
   find(key: string, request: InputRequest): FoundAnswer | undefined;
   /** Keep an answer that was read successfully, for the next re-runs. */
   record(key: string, found: FoundAnswer): void;
-}
-
-function isEmpty(record: object): boolean {
-  for (const _ in record) return false;
-  return true;
 }
 
 export class FlowReplay implements AskResolver {

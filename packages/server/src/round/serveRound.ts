@@ -31,6 +31,7 @@ import { RoundFault, isProtocolError, mapFailure, toolError, type FailureSite } 
 import { authorStateOf, finishAsk } from './finishAsk.ts';
 import { limitProblem } from './limits.ts';
 import { answerProblem, problemOf, reaskRequest, type AnswerProblem } from './reask.ts';
+import { isEmpty } from './records.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
 import { useToken, type TokenUse } from './singleUse.ts';
 import { urlElicitationAsk } from './urlElicitation.ts';
@@ -61,11 +62,6 @@ const KIND_LABEL = {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isEmpty(record: object): boolean {
-  for (const _ in record) return false;
-  return true;
 }
 
 function describe(value: unknown): string {
