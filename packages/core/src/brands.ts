@@ -32,20 +32,16 @@ export function brandsOf(target: unknown): string[] {
  * each instance stamped instead.
  */
 export function stampBrands(instance: object, newTarget: unknown): readonly string[] {
-  const prototype = (newTarget as { prototype?: unknown } | undefined)?.prototype;
-  if (typeof newTarget === 'function' && typeof prototype === 'object' && prototype !== null) {
-    if (Object.hasOwn(prototype, BRANDS))
-      return (prototype as { [BRANDS]: readonly string[] })[BRANDS];
-    const brands = Object.freeze(brandsOf(newTarget));
-    if (Object.isExtensible(prototype)) {
-      Object.defineProperty(prototype, BRANDS, { value: brands });
-      return brands;
-    }
-    Object.defineProperty(instance, BRANDS, { value: brands });
-    return brands;
-  }
+  const candidate = (newTarget as { prototype?: unknown } | undefined)?.prototype;
+  const prototype =
+    typeof newTarget === 'function' && typeof candidate === 'object' && candidate !== null
+      ? candidate
+      : undefined;
+  if (prototype !== undefined && Object.hasOwn(prototype, BRANDS))
+    return (prototype as { [BRANDS]: readonly string[] })[BRANDS];
   const brands = Object.freeze(brandsOf(newTarget));
-  Object.defineProperty(instance, BRANDS, { value: brands });
+  const holder = prototype !== undefined && Object.isExtensible(prototype) ? prototype : instance;
+  Object.defineProperty(holder, BRANDS, { value: brands });
   return brands;
 }
 

@@ -6,11 +6,6 @@ import type { ParleyServer } from '../../src/index.ts';
 
 let nextId = 1;
 
-/**
- * One raw 2026-07-28 request of any method: the body with the era's `_meta`, and the routing
- * headers (`Mcp-Method`, and `Mcp-Name` from the tool name or task id when there is one).
- * The same for `server.fetch(new Request(url, init))` and `fetch(url, init)` over a socket.
- */
 /** The routing headers of a raw 2026-07-28 request (`Mcp-Name` when there is a name). */
 function modernHeaders(method: string, name: unknown): Record<string, string> {
   return {
@@ -22,6 +17,11 @@ function modernHeaders(method: string, name: unknown): Record<string, string> {
   };
 }
 
+/**
+ * One raw 2026-07-28 request of any method: the body with the era's `_meta`, and the routing
+ * headers (`Mcp-Method`, and `Mcp-Name` from the tool name or task id when there is one).
+ * The same for `server.fetch(new Request(url, init))` and `fetch(url, init)` over a socket.
+ */
 export function modernRequestInit(
   method: string,
   params: Record<string, unknown>,
