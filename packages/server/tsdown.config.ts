@@ -7,7 +7,8 @@ import { libraryConfig } from '../../tsdown.base.ts';
  * stays a chunk of its own behind a dynamic import, so a modern-era HTTP server without
  * middleware never reads them (nor the SDK and `@parley/middleware` they import).
  */
-const LOADED_ON_DEMAND = /\/src\/(sdk\/sessionServer|sdk\/sdkModule|middlewareModule|stdio\/)/;
+const LOADED_ON_DEMAND =
+  /\/src\/(handshake\/sessionServer|utils\/sdkModule|round\/middlewareModule|stdio\/)/;
 
 /**
  * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code

@@ -13,14 +13,14 @@ test('the main entry points carry an @example', () => {
   const where = (source: string, region: string) =>
     examples.some((example) => example.source === source && example.region === region);
   const server = 'packages/server/src/parleyServer.ts';
-  const context = 'packages/server/src/context.ts';
+  const context = 'packages/server/src/handler/context.ts';
   expect({
     ParleyServer: where(server, 'server'),
     'tool / remember / ask': where(server, 'bookFlight') && where(context, 'bookFlight'),
     prompt: where(server, 'prompt'),
     'resource, resourceTemplate': where(server, 'resourceTemplate'),
     askAll: where(context, 'askAll'),
-    elicitRequest: where('packages/server/src/asks.ts', 'asks'),
+    elicitRequest: where('packages/server/src/ask/builders.ts', 'asks'),
     Client: where('packages/client/src/client.ts', 'client'),
   }).toEqual({
     ParleyServer: true,

@@ -4,6 +4,7 @@
  */
 
 export { Middleware } from './middleware.ts';
+export type { MiddlewareEntry } from './middleware.ts';
 export { runMiddleware } from './runMiddleware.ts';
 export type {
   CallNext,
@@ -11,7 +12,6 @@ export type {
   GetPromptParams,
   MethodResults,
   MiddlewareContext,
-  MiddlewareEntry,
   MiddlewareFunction,
   PromptRoundResult,
   ReadResourceParams,

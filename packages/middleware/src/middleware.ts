@@ -6,6 +6,7 @@ import type {
   GetPromptParams,
   MethodResults,
   MiddlewareContext,
+  MiddlewareFunction,
   PromptRoundResult,
   ReadResourceParams,
   ResourceRoundResult,
@@ -56,3 +57,6 @@ export abstract class Middleware {
     callNext: CallNext<MethodResults['resources/templates/list']>,
   ): Promise<MethodResults['resources/templates/list']>;
 }
+
+/** Anything `use()` accepts: a `Middleware` (or any object with its hooks), or a function. */
+export type MiddlewareEntry = Middleware | MiddlewareFunction;

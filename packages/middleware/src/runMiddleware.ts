@@ -1,4 +1,5 @@
-import type { MiddlewareContext, MiddlewareEntry } from './types.ts';
+import type { MiddlewareEntry } from './middleware.ts';
+import type { MiddlewareContext } from './types.ts';
 
 /**
  * The onion: the server calls {@link runMiddleware} around its handler for every request it

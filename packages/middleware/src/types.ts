@@ -9,8 +9,6 @@ import type {
   ToolResult,
 } from '@parley/core';
 
-import type { Middleware } from './middleware.ts';
-
 /**
  * The contract between a Parley server and its middleware. The server builds a
  * {@link MiddlewareContext} for every request it serves and runs the chain around its handler;
@@ -102,9 +100,6 @@ export interface MethodResults {
   'resources/list': { resources: Record<string, unknown>[] };
   'resources/templates/list': { resourceTemplates: Record<string, unknown>[] };
 }
-
-/** Anything `use()` accepts: a `Middleware` (or any object with its hooks), or a function. */
-export type MiddlewareEntry = Middleware | MiddlewareFunction;
 
 /** A middleware written as one function: it runs for every request, like `onRequest`. */
 export type MiddlewareFunction = (

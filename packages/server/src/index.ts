@@ -10,30 +10,29 @@ export type { AuthInfo } from '@modelcontextprotocol/server';
 export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
 export type { NodeHandler } from './http/nodeHandler.ts';
 export type { CloseOptions } from './http/nodeListener.ts';
-export { closeOnSignals } from './shutdown.ts';
-export type { CloseOnSignalsOptions } from './shutdown.ts';
+export { closeOnSignals } from './facade/shutdown.ts';
+export type { CloseOnSignalsOptions } from './facade/shutdown.ts';
 export { createMemoryEventStore } from './http/eventStore.ts';
 export type { EventId, EventStore, MemoryEventStoreOptions, StreamId } from './http/eventStore.ts';
+export type { HttpRunOptions } from './http/runHttp.ts';
 export type {
-  HttpRunOptions,
   ParleyServerOptions,
   RequestStateSecurity,
   RunOptions,
   RunningServer,
   StdioRunOptions,
   TasksOptions,
-} from './options.ts';
+} from './facade/options.ts';
 export type { CancelTimer, Clock } from './tasks/clock.ts';
 export type {
   TaskStartMode,
   TaskSupport,
   ToolTaskOption,
   ToolTaskOptions,
-} from './tasks/taskOptions.ts';
+} from './handler/taskOptions.ts';
 export type { ArgumentLimits } from './round/limits.ts';
-export type { ListKind } from './notifications.ts';
-export type { Completer } from './completion.ts';
-export type { JsonSchemaObject, ToolInputSchema } from './toolInput.ts';
+export type { ListKind } from './runtime/changes.ts';
+export type { JsonSchemaObject, ToolInputSchema } from './handler/parameters.ts';
 
 export { createMemorySingleUseStore } from './round/singleUse.ts';
 export type {
@@ -54,16 +53,16 @@ export type {
   TaskScope,
 } from './tasks/taskRecord.ts';
 
-export { Context } from './context.ts';
+export { Context } from './handler/context.ts';
 export type {
   ElicitOptions,
   LogLevel,
   RequestContext,
   UrlElicitation,
   WaitOptions,
-} from './context.ts';
+} from './handler/contextTypes.ts';
 
-export { elicitRequest, elicitUrlRequest, rootsRequest, sampleRequest } from './asks.ts';
+export { elicitRequest, elicitUrlRequest, rootsRequest, sampleRequest } from './ask/builders.ts';
 export type {
   AnswerOf,
   AnswersOf,
@@ -72,14 +71,17 @@ export type {
   SampleInit,
   TypedElicitRequest,
   UrlElicitRequest,
-} from './asks.ts';
+} from './ask/builders.ts';
 
-export type { AskFallback, AskFallbackFunction, UnanswerableAsk } from './fallback/policy.ts';
-export type { DeclaredAsk, WarningReporter, WarningSource } from './schemaWarnings.ts';
 export type {
-  ArgsOf,
-  ParameterSchema,
-  PromptArgument,
+  AskFallback,
+  AskFallbackFunction,
+  UnanswerableAsk,
+} from './handler/fallback/policy.ts';
+export type { DeclaredAsk, WarningReporter, WarningSource } from './ask/schemaWarnings.ts';
+export type { ArgsOf, ParameterSchema, PromptArgument } from './handler/parameters.ts';
+export type {
+  Completer,
   PromptHandler,
   PromptOptions,
   ResourceHandler,
@@ -90,8 +92,8 @@ export type {
   ToolAnnotations,
   ToolHandler,
   ToolOptions,
-} from './definitions.ts';
-export type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
+} from './handler/definitions.ts';
+export type { PromptReturn, ResourceReturn, ToolReturn } from './handler/results.ts';
 
 // What an author needs from @parley/core, so one import serves a server.
 export {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { ParleyServer } from '../src/index.ts';
-import { paramHeaderMismatch, paramHeadersOf } from '../src/http/paramHeaders.ts';
+import { paramHeaderMismatch, paramHeadersOf } from '../src/handler/paramHeaders.ts';
 import { rawModernCall } from './helpers/rawModern.ts';
 
 /** Tools declared with a raw JSON Schema, and SEP-2243 `Mcp-Param-*` headers checked against the body. */

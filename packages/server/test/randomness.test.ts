@@ -5,7 +5,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** A fresh copy of the module: it picks its source once, on first use. */
 async function freshRandomness() {
   vi.resetModules();
-  return import('../src/randomness.ts');
+  return import('../src/utils/randomness.ts');
 }
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-import { loadSdk } from '../sdk/load.ts';
+import { loadSdk } from '../utils/loadSdk.ts';
 
 /**
  * Requiring a principal on HTTP (`http.auth`): every request to the endpoint carries a bearer

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
-import { randomUUID } from '../randomness.ts';
+import { randomUUID } from '../utils/randomness.ts';
 
 /**
  * Resumable SSE streams for handshake-era sessions (SEP-1699). Every message a session sends on

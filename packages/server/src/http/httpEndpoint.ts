@@ -4,8 +4,9 @@ import type { AuthInfo, LegacyHttpHandler, ServerNotifier } from '@modelcontextp
 import { ModernDispatcher } from '../modern/dispatcher.ts';
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
 import type { HeaderReader } from '../modern/headers.ts';
-import type { ServerRuntime } from '../runtime.ts';
-import { loadSdk, loadSessionServer } from '../sdk/load.ts';
+import type { ServerRuntime } from '../runtime/serverRuntime.ts';
+import { loadSessionServer } from '../handshake/load.ts';
+import { loadSdk } from '../utils/loadSdk.ts';
 import { createBearerGate, type BearerGate, type HttpAuthOptions } from './bearerAuth.ts';
 import { readWebBody, type BodyRead } from './bodyReader.ts';
 import { createMemoryEventStore, type EventStore } from './eventStore.ts';
@@ -13,7 +14,7 @@ import { HostCheck } from './hostCheck.ts';
 import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
-import type { ParamHeader } from './paramHeaders.ts';
+import type { ParamHeader } from '../handler/paramHeaders.ts';
 import { HandshakeSessions, type SessionRequest } from './sessions.ts';
 import {
   errorJson,

@@ -3,7 +3,7 @@ import type { ServerNotifier } from '@modelcontextprotocol/server';
 
 import type { CheckedRequest } from '../modern/dispatcher.ts';
 import { SERVER_INFO_KEY } from '../modern/envelope.ts';
-import { capabilitiesOf, type ServerRuntime } from '../runtime.ts';
+import { capabilitiesOf, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { missingTasksExtension, taskNotification } from '../tasks/modernWire.ts';
 import { hasTaskTools } from '../tasks/taskCalls.ts';
 import type { TaskAccess } from '../tasks/taskEngine.ts';

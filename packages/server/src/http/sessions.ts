@@ -1,10 +1,11 @@
 import { SessionClosedError, type SessionCloseReason } from '@parley/core';
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 
-import { randomUUID } from '../randomness.ts';
-import type { ServerRuntime } from '../runtime.ts';
-import { loadSdk, loadSessionServer } from '../sdk/load.ts';
-import type { CallTracker, TrackedCall } from '../sdk/sessionServer.ts';
+import { randomUUID } from '../utils/randomness.ts';
+import type { ServerRuntime } from '../runtime/serverRuntime.ts';
+import { loadSessionServer } from '../handshake/load.ts';
+import { loadSdk } from '../utils/loadSdk.ts';
+import type { CallTracker, TrackedCall } from '../handshake/sessionServer.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
 import {

@@ -5,14 +5,14 @@ import {
 } from '@parley/core';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-import { complete } from '../completion.ts';
-import type { LogLevel, RequestContext } from '../context.ts';
-import { paramHeaderMismatch, type ParamHeader } from '../http/paramHeaders.ts';
-import { serveList, type ListMethod } from '../lists.ts';
+import { complete } from '../runtime/completion.ts';
+import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
+import { paramHeaderMismatch, type ParamHeader } from '../handler/paramHeaders.ts';
+import { serveList, type ListMethod } from '../runtime/lists.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
-import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime.ts';
+import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { tasksExtensionCapability } from '../tasks/modernWire.ts';
 import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';

@@ -1,4 +1,4 @@
-import { decodeHeader } from '../http/paramHeaders.ts';
+import { decodeHeader } from '../handler/paramHeaders.ts';
 import { PROTOCOL_VERSION_KEY } from './envelope.ts';
 
 /**

@@ -5,9 +5,9 @@ import {
   type RequestStateSealer,
 } from '@parley/state-sealing';
 
-import { fillRandom } from '../randomness.ts';
-import type { AskedEntry, AskedRecord, AskKind } from './asked.ts';
-import { isEmpty } from './records.ts';
+import { fillRandom } from '../utils/randomness.ts';
+import type { AskedEntry, AskedRecord, AskKind } from '../ask/asked.ts';
+import { isEmpty } from '../utils/records.ts';
 
 /**
  * What Parley puts inside every sealed `requestState`: the flow's identity, the author's own

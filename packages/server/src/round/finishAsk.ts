@@ -14,12 +14,12 @@ import {
   type RequestStateSealer,
 } from '@parley/state-sealing';
 
-import { askInfoOf } from '../asks.ts';
-import { recordAsks } from './asked.ts';
+import { askInfoOf } from '../ask/builders.ts';
+import { recordAsks } from '../ask/asked.ts';
 import { RoundFault } from './errors.ts';
-import { isEmpty } from './records.ts';
+import { isEmpty } from '../utils/records.ts';
 import { recordBytes, sealEnvelope, type AuthorState, type RoundEnvelope } from './envelope.ts';
-import { elicitRequestFor } from './versionSchemas.ts';
+import { elicitRequestFor } from '../ask/versionSchemas.ts';
 
 /**
  * An ask on its way out: only what the client can answer, in the schema vocabulary of its

@@ -1,7 +1,7 @@
 import type { CallToolResult, JsonRpcErrorObject } from '@parley/core';
 
-import type { LogLevel, RequestContext } from '../context.ts';
-import type { PushChannel } from '../pushChannel.ts';
+import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
+import type { PushChannel } from '../handler/pushChannel.ts';
 import type { RoundMethod } from './targets.ts';
 
 /**

@@ -8,17 +8,17 @@ import {
 import type { ClientCapabilities, HandlerInfo } from '@parley/core';
 import type { PromptRoundResult, ResourceRoundResult } from '@parley/middleware';
 
-import type { Context } from '../context.ts';
+import type { Context } from '../handler/context.ts';
 import type {
   PromptDefinition,
+  Registry,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from '../definitions.ts';
-import { toPromptResult, toResourceResult, toToolResult } from '../results.ts';
-import { splitArguments } from '../fallback/askArguments.ts';
-import type { ServerRuntime } from '../runtime.ts';
-import type { AskedRecord } from './asked.ts';
+} from '../handler/definitions.ts';
+import { toPromptResult, toResourceResult, toToolResult } from '../handler/results.ts';
+import { splitArguments } from '../handler/fallback/arguments.ts';
+import type { AskedRecord } from '../ask/asked.ts';
 import { WireError } from './errors.ts';
 
 /**
@@ -172,25 +172,25 @@ function resourceTarget(
  * `capabilities` are the client's, which decide what a tool's arguments may stand in for.
  */
 export function resolveTarget(
-  runtime: ServerRuntime,
+  registry: Registry,
   method: RoundMethod,
   params: Record<string, unknown>,
   capabilities: ClientCapabilities,
 ): RoundTarget {
   if (method === 'tools/call') {
     const name = params.name as string;
-    const tool = runtime.tools.get(name);
+    const tool = registry.tools.get(name);
     if (tool === undefined) throw new WireError(-32602, `Tool ${name} not found`);
     return toolTarget(tool, params, capabilities);
   }
   if (method === 'prompts/get') {
     const name = params.name as string;
-    const prompt = runtime.prompts.get(name);
+    const prompt = registry.prompts.get(name);
     if (prompt === undefined) throw new WireError(-32602, `Prompt ${name} not found`);
     return promptTarget(prompt, params);
   }
   const uri = params.uri as string;
-  const fixed = runtime.resources.get(uri);
+  const fixed = registry.resources.get(uri);
   if (fixed !== undefined) {
     return resourceTarget(
       uri,
@@ -199,7 +199,7 @@ export function resolveTarget(
       async (ctx) => fixed.handler(new URL(uri), ctx),
     );
   }
-  for (const template of runtime.templates) {
+  for (const template of registry.templates) {
     const variables = template.matcher.match(uri);
     if (variables === null) continue;
     return resourceTarget(

@@ -5,7 +5,7 @@ import {
   type InputRequiredResult,
 } from '@parley/core';
 
-import { elicitUrlRequest } from '../asks.ts';
+import { elicitUrlRequest } from '../ask/builders.ts';
 
 /**
  * A thrown {@link UrlElicitationRequiredError} on the modern era, where `-32042` no longer

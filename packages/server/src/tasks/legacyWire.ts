@@ -8,7 +8,7 @@ import {
 } from '@parley/core';
 
 import { statusMessageOf, type TaskRecord } from './taskRecord.ts';
-import type { TaskSupport } from './taskOptions.ts';
+import type { TaskSupport } from '../handler/taskOptions.ts';
 import type { TaskDecision } from './modernWire.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '@parley/core';
 
 import { statusMessageOf, type TaskRecord } from './taskRecord.ts';
-import type { TaskSupport } from './taskOptions.ts';
+import type { TaskSupport } from '../handler/taskOptions.ts';
 
 /**
  * The tasks extension (2026-07-28, SEP-2663) on the wire, as pure functions of a task record:

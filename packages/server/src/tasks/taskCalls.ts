@@ -1,7 +1,8 @@
-import type { PushChannel } from '../pushChannel.ts';
+import type { PushChannel } from '../handler/pushChannel.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
-import type { ServerRuntime } from '../runtime.ts';
+import type { RoundRuntime } from '../round/roundRuntime.ts';
+import type { Registry } from '../handler/definitions.ts';
 import {
   decideLegacyTask,
   legacyCreateTaskResult,
@@ -10,8 +11,8 @@ import {
   readLegacyTaskParam,
 } from './legacyWire.ts';
 import { createTaskResult, decideModernTask } from './modernWire.ts';
-import type { TaskIO } from './taskEngine.ts';
-import type { ResolvedTaskOptions } from './taskOptions.ts';
+import type { TaskEngine, TaskIO } from './taskEngine.ts';
+import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import { taskPushChannel } from './taskPushChannel.ts';
 import { isFinished, statusMessageOf, type TaskRecord, type TaskScope } from './taskRecord.ts';
 import type { TaskOutcome } from './taskTransitions.ts';
@@ -46,9 +47,15 @@ export type TaskCallEra =
       notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
     };
 
+/** What a call that may run as a task needs: a round's runtime, and where tasks run. */
+export interface TaskRuntime extends RoundRuntime {
+  /** Where tools that run as tasks run, and their state is kept. */
+  tasks: TaskEngine;
+}
+
 /** True when some tool can run as a task (the server then advertises tasks). */
-export function hasTaskTools(runtime: ServerRuntime): boolean {
-  for (const tool of runtime.tools.values()) if (tool.task !== undefined) return true;
+export function hasTaskTools(registry: Registry): boolean {
+  for (const tool of registry.tools.values()) if (tool.task !== undefined) return true;
   return false;
 }
 
@@ -87,7 +94,7 @@ function scopeOf(req: RoundRequest, tool: string, era: TaskCallEra): TaskScope {
  * The runtime a task's rounds run on: a question waits as long as the task lives (its TTL, a
  * cancel, or a timeout the handler gives), not the server's elicitation timeout.
  */
-function taskRuntime(runtime: ServerRuntime): ServerRuntime {
+function taskRuntime(runtime: TaskRuntime): TaskRuntime {
   return { ...runtime, elicitationTimeoutMs: Infinity };
 }
 
@@ -98,7 +105,7 @@ function detachedLog(req: RoundRequest): RoundRequest['log'] {
 
 /** Serve a `tools/call`: as a task when the tool and the client make it one, else as a round. */
 export async function serveToolCall(
-  runtime: ServerRuntime,
+  runtime: TaskRuntime,
   req: RoundRequest,
   era: TaskCallEra,
 ): Promise<RoundReply> {
@@ -162,7 +169,7 @@ export async function serveToolCall(
  * end, or once the session cannot be told any more.
  */
 function announceStatus(
-  runtime: ServerRuntime,
+  runtime: TaskRuntime,
   record: TaskRecord,
   notify: NonNullable<Extract<TaskCallEra, { era: 'handshake' }>['notify']>,
 ): void {
@@ -195,7 +202,7 @@ function announceStatus(
  * becomes the task's.
  */
 async function startedByHandler(
-  runtime: ServerRuntime,
+  runtime: TaskRuntime,
   req: RoundRequest,
   start: { scope: TaskScope; ttlMs: ResolvedTaskOptions['ttlMs']; pollIntervalMs: number },
   created: (record: TaskRecord) => RoundReply,

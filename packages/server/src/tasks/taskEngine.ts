@@ -11,10 +11,10 @@ import {
   type JsonRpcErrorObject,
 } from '@parley/core';
 
-import { askInfoOf } from '../asks.ts';
-import { randomUUID } from '../randomness.ts';
-import { askedEntryOf } from '../round/asked.ts';
-import { elicitRequestFor } from '../round/versionSchemas.ts';
+import { askInfoOf } from '../ask/builders.ts';
+import { randomUUID } from '../utils/randomness.ts';
+import { askedEntryOf } from '../ask/asked.ts';
+import { elicitRequestFor } from '../ask/versionSchemas.ts';
 import { systemClock, type CancelTimer, type Clock } from './clock.ts';
 import { taskExpiresAt, isFinished, type TaskRecord, type TaskScope } from './taskRecord.ts';
 import { createMemoryTaskStore, taskListOwner, type TaskStore } from './taskStore.ts';

@@ -1,6 +1,6 @@
 import type { InputRequest, InputResponse, ListRootsResult } from '@parley/core';
 
-import type { PushChannel } from '../pushChannel.ts';
+import type { PushChannel } from '../handler/pushChannel.ts';
 import type { TaskIO } from './taskEngine.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
   type TaskStatus,
 } from '@parley/core';
 
-import type { AskedEntry } from '../round/asked.ts';
+import type { AskedEntry } from '../ask/asked.ts';
 
 /**
  * One task, as every replica stores and reads it: plain JSON, so any store can hold it and any

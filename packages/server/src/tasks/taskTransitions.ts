@@ -5,9 +5,9 @@ import {
   type JsonRpcErrorObject,
 } from '@parley/core';
 
-import { screenAnswers, type AskedRecord } from '../round/asked.ts';
-import { answerProblem, reaskRequest } from '../round/reask.ts';
-import { elicitRequestFor } from '../round/versionSchemas.ts';
+import { screenAnswers, type AskedRecord } from '../ask/asked.ts';
+import { answerProblem, reaskRequest } from '../ask/reask.ts';
+import { elicitRequestFor } from '../ask/versionSchemas.ts';
 import {
   isFinished,
   runningStatusOf,

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { elicitRequest } from '../../src/asks.ts';
-import { askDigest } from '../../src/round/asked.ts';
-import { digestText } from '../../src/round/digest.ts';
+import { elicitRequest } from '../../src/ask/builders.ts';
+import { askDigest } from '../../src/ask/asked.ts';
+import { digestText } from '../../src/ask/digest.ts';
 
 /**
  * An ask's digest tells a changed question from the one an answer was recorded for. A handler

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import { UnsupportedCapabilityError, type ElicitFormParams } from '@parley/core';
 
-import { elicitParamsFor } from '../../src/round/versionSchemas.ts';
+import { elicitParamsFor } from '../../src/ask/versionSchemas.ts';
 import { createRoundServer } from '../fixtures/roundServer.ts';
 import { rawHandshake } from '../helpers/rawHandshake.ts';
 

@@ -2,7 +2,7 @@ import type { InputRequest } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { elicitRequest } from '../../src/asks.ts';
+import { elicitRequest } from '../../src/ask/builders.ts';
 import { serveLegacyTaskMethod, serveModernTaskMethod } from '../../src/tasks/serveTasks.ts';
 import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
 import type { TaskScope } from '../../src/tasks/taskRecord.ts';

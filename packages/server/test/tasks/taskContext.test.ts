@@ -2,8 +2,8 @@ import { AcceptedElicitation, DeclinedElicitation } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { Context } from '../../src/context.ts';
-import { FlowReplay } from '../../src/round/replay.ts';
+import { Context } from '../../src/handler/context.ts';
+import { FlowReplay } from '../../src/handler/flowReplay.ts';
 import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
 import { taskPushChannel } from '../../src/tasks/taskPushChannel.ts';
 import type { TaskRecord } from '../../src/tasks/taskRecord.ts';

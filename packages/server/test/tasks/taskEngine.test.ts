@@ -7,7 +7,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { elicitRequest, rootsRequest, sampleRequest } from '../../src/asks.ts';
+import { elicitRequest, rootsRequest, sampleRequest } from '../../src/ask/builders.ts';
 import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
 import type { TaskRecord, TaskScope } from '../../src/tasks/taskRecord.ts';
 import { createMemoryTaskStore, type TaskStore } from '../../src/tasks/taskStore.ts';

@@ -2,8 +2,8 @@ import { RELATED_TASK_META_KEY } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { elicitRequest } from '../../src/asks.ts';
-import { askedEntryOf } from '../../src/round/asked.ts';
+import { elicitRequest } from '../../src/ask/builders.ts';
+import { askedEntryOf } from '../../src/ask/asked.ts';
 import {
   alreadyEnded,
   decideLegacyTask,
@@ -30,7 +30,7 @@ import {
   tasksExtensionCapability,
   unknownTask,
 } from '../../src/tasks/modernWire.ts';
-import { resolveTaskOptions } from '../../src/tasks/taskOptions.ts';
+import { resolveTaskOptions } from '../../src/handler/taskOptions.ts';
 import { statusMessageOf, type TaskRecord } from '../../src/tasks/taskRecord.ts';
 import {
   newTaskRecord,

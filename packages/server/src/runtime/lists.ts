@@ -1,14 +1,14 @@
 import type { ClientCapabilities } from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
 
-import type { RequestContext } from './context.ts';
-import type { ResourceOptions, ToolDefinition } from './definitions.ts';
-import { listedInputSchema, unanswerableAsks } from './fallback/askArguments.ts';
-import { runInstalledMiddleware } from './middlewareRunner.ts';
-import { mapFailure } from './round/errors.ts';
-import type { RoundReply } from './round/request.ts';
-import type { ServerRuntime } from './runtime.ts';
-import { legacyToolExecution } from './tasks/legacyWire.ts';
+import type { RequestContext } from '../handler/contextTypes.ts';
+import type { ResourceOptions, ToolDefinition } from '../handler/definitions.ts';
+import { listedInputSchema, unanswerableAsks } from '../handler/fallback/arguments.ts';
+import { runInstalledMiddleware } from '../round/middleware.ts';
+import { mapFailure } from '../round/errors.ts';
+import type { RoundReply } from '../round/request.ts';
+import type { ServerRuntime } from './serverRuntime.ts';
+import { legacyToolExecution } from '../tasks/legacyWire.ts';
 
 /**
  * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and

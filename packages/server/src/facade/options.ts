@@ -1,11 +1,12 @@
-import type { HttpOptions } from './http/httpEndpoint.ts';
-import type { CloseOptions } from './http/nodeListener.ts';
-import type { ArgumentLimits } from './round/limits.ts';
-import type { SingleUseStore } from './round/singleUse.ts';
-import type { AskFallback } from './fallback/policy.ts';
-import type { WarningReporter } from './schemaWarnings.ts';
-import type { Clock } from './tasks/clock.ts';
-import type { TaskStore } from './tasks/taskStore.ts';
+import type { HttpOptions } from '../http/httpEndpoint.ts';
+import type { HttpRunOptions } from '../http/runHttp.ts';
+import type { CloseOptions } from '../http/nodeListener.ts';
+import type { ArgumentLimits } from '../round/limits.ts';
+import type { SingleUseStore } from '../round/singleUse.ts';
+import type { AskFallback } from '../handler/fallback/policy.ts';
+import type { WarningReporter } from '../ask/schemaWarnings.ts';
+import type { Clock } from '../tasks/clock.ts';
+import type { TaskStore } from '../tasks/taskStore.ts';
 
 /** Where tools that run as tasks keep their state, and how replicas share it. */
 export interface TasksOptions {
@@ -116,33 +117,6 @@ export interface RunningServer {
 /** Serve over stdio: one process, both eras. */
 export interface StdioRunOptions {
   transport: 'stdio';
-}
-
-/** Serve over HTTP on Node: one endpoint, both eras. */
-export interface HttpRunOptions extends HttpOptions {
-  transport: 'http';
-  /** Default `127.0.0.1`. Binding elsewhere needs `allowedHosts` for DNS-rebinding protection. */
-  host?: string;
-  /** Default 3000; 0 picks a free port (read it from the returned `url`). */
-  port?: number;
-  /** Default `/mcp`. */
-  path?: string;
-  /**
-   * A readiness endpoint for load balancers: `GET` answers `200 {"status":"ready"}`, and
-   * `503 {"status":"draining"}` once `close()` begins. Default `/ready`; `false` for none.
-   */
-  readinessPath?: string | false;
-  /** How long a client has to send the request headers. Default 10 000. */
-  headersTimeoutMs?: number;
-  /** How long a client has to send the whole request. Default 30 000. */
-  requestTimeoutMs?: number;
-  /**
-   * How long an idle keep-alive connection stays open. Default 65 000: longer than the usual
-   * load balancer's idle timeout, so the balancer closes first.
-   */
-  keepAliveTimeoutMs?: number;
-  /** The most connections open at once; the request of one past it gets `503`. Default 10 000. */
-  maxConnections?: number;
 }
 
 /** Options of {@link ParleyServer.run}. */

@@ -14,16 +14,16 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 
-import { pushedResultProblem } from '../answers.ts';
-import { complete } from '../completion.ts';
-import type { LogLevel, RequestContext } from '../context.ts';
-import { serveList, type ListMethod } from '../lists.ts';
-import type { PushChannel } from '../pushChannel.ts';
-import { randomUUID } from '../randomness.ts';
+import { pushedResultProblem } from '../ask/answers.ts';
+import { complete } from '../runtime/completion.ts';
+import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
+import { serveList, type ListMethod } from '../runtime/lists.ts';
+import type { PushChannel } from '../handler/pushChannel.ts';
+import { randomUUID } from '../utils/randomness.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
-import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime.ts';
+import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { legacyTasksCapability } from '../tasks/legacyWire.ts';
 import { serveLegacyTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';

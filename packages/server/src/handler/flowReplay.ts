@@ -1,8 +1,8 @@
 import type { InputRequest, InputResponse, InputResponses } from '@parley/core';
 
-import { askDigest, declaredDigest, type AskedRecord } from './asked.ts';
-import type { RecordedAnswer, RoundEnvelope } from './envelope.ts';
-import { isEmpty } from './records.ts';
+import { askDigest, declaredDigest, type AskedRecord } from '../ask/asked.ts';
+import type { RecordedAnswer, RoundEnvelope } from '../round/envelope.ts';
+import { isEmpty } from '../utils/records.ts';
 
 /**
  * The replay record of one flow written with `ctx.ask`, as one modern-era round sees it (on the

@@ -1,6 +1,6 @@
 import { requiredCapabilities, ToolResult, type InputRequest } from '@parley/core';
 
-import { readAnswer } from '../answers.ts';
+import { readAnswer } from '../../ask/answers.ts';
 import type { Context } from '../context.ts';
 import {
   answerFromArguments,
@@ -8,7 +8,7 @@ import {
   unanswerableAsks,
   type NeededAsk,
   type ToolFallback,
-} from './askArguments.ts';
+} from './arguments.ts';
 
 /**
  * Where `ctx.ask` meets the fallback: the asks this client cannot answer are answered by the

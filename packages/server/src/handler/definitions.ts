@@ -1,46 +1,27 @@
 import type { Meta } from '@parley/core';
 import type { StandardSchemaV1, Variables } from '@modelcontextprotocol/server';
-import {
-  standardJsonSchema,
-  type StandardJsonSchemaLike,
-  type StandardOutput,
-} from '@parley/schema';
-import * as z from 'zod';
+import type * as z from 'zod';
 
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
-import type { Completer } from './completion.ts';
-import type { ParamHeader } from './http/paramHeaders.ts';
-import type { AskedRecord } from './round/asked.ts';
-import type { ToolFallback } from './fallback/askArguments.ts';
+import type { ParamHeader } from './paramHeaders.ts';
+import type { AskedRecord } from '../ask/asked.ts';
+import type { ToolFallback } from './fallback/arguments.ts';
 import type { AskFallback } from './fallback/policy.ts';
-import type { ResolvedTaskOptions, ToolTaskOption } from './tasks/taskOptions.ts';
-import type { DeclaredAsk } from './schemaWarnings.ts';
-import type { ToolInput, ToolInputSchema, ValidatedArgs } from './toolInput.ts';
+import type { ResolvedTaskOptions, ToolTaskOption } from './taskOptions.ts';
+import type { DeclaredAsk } from '../ask/schemaWarnings.ts';
+import type { ParameterSchema, PromptArgument, ToolInput, ToolInputSchema } from './parameters.ts';
 
 /**
  * What an author registers: tools, prompts, resources and resource templates, with schemas for
  * their parameters from any Standard JSON Schema library (zod, valibot, ArkType, …).
  */
 
-/**
- * The parameters of a tool or prompt: a zod object or its shape (`{ city: z.string() }`), or an
- * object schema from any library that implements Standard Schema and Standard JSON Schema (the
- * MCP SDK's `StandardSchemaWithJSON`): an ArkType `type({...})`, a valibot
- * `toStandardJsonSchema(v.object({...}))`, ….
- */
-export type ParameterSchema = z.ZodObject | Record<string, z.ZodType> | StandardJsonSchemaLike;
-
-/** The handler's `args` type for a parameter schema: the library's output type. */
-export type ArgsOf<TSchema> = TSchema extends { type: 'object'; _zod?: never; '~standard'?: never }
-  ? Record<string, unknown>
-  : TSchema extends z.ZodObject
-    ? z.output<TSchema>
-    : TSchema extends StandardJsonSchemaLike
-      ? StandardOutput<TSchema>
-      : TSchema extends Record<string, z.ZodType>
-        ? z.output<z.ZodObject<TSchema>>
-        : Record<string, never>;
+/** Suggests values for one argument of a prompt or resource template, from what was typed. */
+export type Completer = (
+  value: string,
+  context: { arguments: Record<string, string> },
+) => readonly string[] | Promise<readonly string[]>;
 
 /** A schema for the JSON state a handler carries between rounds (any Standard Schema: zod, …). */
 export type StateSchema = StandardSchemaV1;
@@ -191,13 +172,6 @@ export interface ToolDefinition {
   handler: ToolHandler<unknown>;
 }
 
-/** One entry of a prompt's `arguments` list. */
-export interface PromptArgument {
-  name: string;
-  description?: string;
-  required: boolean;
-}
-
 export interface PromptDefinition {
   name: string;
   options: PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
@@ -224,123 +198,10 @@ export interface ResourceTemplateDefinition {
   handler: ResourceTemplateHandler;
 }
 
-function isZodType(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value;
-}
-
-function isStandardSchema(value: unknown): value is StandardJsonSchemaLike {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    '~standard' in value
-  );
-}
-
-/** Issues of a failed validation, as `path: message` lines for the `-32602` error. */
-export function issuesOf(
-  issues: readonly { message: string; path?: readonly unknown[] | undefined }[],
-): string[] {
-  return issues.map((issue) => {
-    const path = Array.from(issue.path ?? [], (segment) =>
-      String(
-        typeof segment === 'object' && segment !== null && 'key' in segment ? segment.key : segment,
-      ),
-    ).join('.');
-    return `${path || '(root)'}: ${issue.message}`;
-  });
-}
-
-/**
- * The one argument validator of tools and prompts: the schema's own library validates
- * (`~standard.validate`, which zod, valibot and ArkType all implement), and its output is what
- * the handler gets.
- */
-function standardInput(
-  schema: StandardJsonSchemaLike | z.ZodType,
-  jsonSchema: Record<string, unknown>,
-): ToolInput {
-  const validator = schema['~standard'] as {
-    validate(value: unknown): unknown;
-  };
-  return {
-    jsonSchema,
-    validate: async (args): Promise<ValidatedArgs> => {
-      const result = (await validator.validate(args)) as {
-        value?: unknown;
-        issues?: readonly { message: string; path?: readonly unknown[] }[];
-      };
-      return result.issues === undefined || result.issues === null
-        ? { ok: true, value: result.value }
-        : { ok: false, issues: issuesOf(result.issues) };
-    },
-  };
-}
-
-const PARAMETER_SCHEMAS =
-  'a z.object(...) or its shape, or an object schema from a Standard JSON Schema library ' +
-  '(an ArkType type({...}), a valibot object through toStandardJsonSchema(), …)';
-
-/**
- * A parameter schema as the validator tools and prompts share, or `undefined` when the handler
- * takes none. Refuses, with a `TypeError` starting with `api`, what is not an object schema.
- */
-export function objectSchemaOf(
-  api: string,
-  schema: ParameterSchema | undefined,
-): ToolInput | undefined {
-  if (schema === undefined) return undefined;
-  if (isZodType(schema)) {
-    if (schema._zod.def.type !== 'object') {
-      throw new TypeError(`${api}: the parameter schema must be a z.object(...) or its shape.`);
-    }
-    return standardInput(schema, jsonSchemaOf(schema, 'input'));
-  }
-  if (isStandardSchema(schema)) {
-    const jsonSchema = standardJsonSchema(schema, 'input', api);
-    if (jsonSchema['type'] !== 'object') {
-      throw new TypeError(
-        `${api}: the parameter schema must describe an object; its JSON Schema has type ` +
-          `${JSON.stringify(jsonSchema['type'])}.`,
-      );
-    }
-    return standardInput(schema, jsonSchema);
-  }
-  if (typeof schema !== 'object' || schema === null || !Object.values(schema).every(isZodType)) {
-    throw new TypeError(`${api}: the parameter schema must be ${PARAMETER_SCHEMAS}.`);
-  }
-  const object = z.object(schema);
-  return standardInput(object, jsonSchemaOf(object, 'input'));
-}
-
-/**
- * JSON Schema for a schema, as MCP lists it (no `$schema` key): zod's own conversion for zod
- * (classic and mini), the library's Standard JSON Schema for any other.
- */
-export function jsonSchemaOf(
-  schema: z.ZodType | StandardJsonSchemaLike,
-  io: 'input' | 'output',
-): Record<string, unknown> {
-  if (!isZodType(schema)) return standardJsonSchema(schema, io);
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
-  return json;
-}
-
-/** The `arguments` list of a prompt, from its JSON Schema. */
-export function promptArgumentsOf(input: ToolInput | undefined): PromptArgument[] | undefined {
-  if (input === undefined) return undefined;
-  const properties = input.jsonSchema['properties'];
-  const required = input.jsonSchema['required'];
-  const names = new Set(Array.isArray(required) ? required : []);
-  if (typeof properties !== 'object' || properties === null) return [];
-  return Object.entries(properties as Record<string, unknown>).map(([name, field]) => {
-    const description = (field as { description?: unknown } | null)?.description;
-    return {
-      name,
-      ...(typeof description === 'string' ? { description } : {}),
-      required: names.has(name),
-    };
-  });
+/** What is registered, as the round resolves a request's handler from it (the live maps). */
+export interface Registry {
+  tools: ReadonlyMap<string, ToolDefinition>;
+  prompts: ReadonlyMap<string, PromptDefinition>;
+  resources: ReadonlyMap<string, ResourceDefinition>;
+  templates: readonly ResourceTemplateDefinition[];
 }

@@ -1,11 +1,9 @@
-import type { PromptDefinition, ResourceTemplateDefinition } from './definitions.ts';
-import type { RoundReply } from './round/request.ts';
-
-/** Suggests values for one argument of a prompt or resource template, from what was typed. */
-export type Completer = (
-  value: string,
-  context: { arguments: Record<string, string> },
-) => readonly string[] | Promise<readonly string[]>;
+import type {
+  Completer,
+  PromptDefinition,
+  ResourceTemplateDefinition,
+} from '../handler/definitions.ts';
+import type { RoundReply } from '../round/request.ts';
 
 /** MCP caps a completion answer at 100 values. */
 const MAX_VALUES = 100;

@@ -1,6 +1,6 @@
 import type { UriTemplate, Variables } from '@modelcontextprotocol/server';
 
-import { loadSdk } from './sdk/load.ts';
+import { loadSdk } from '../utils/loadSdk.ts';
 
 /**
  * Resource templates (RFC 6570) are matched with the SDK's `UriTemplate`, which is loaded with

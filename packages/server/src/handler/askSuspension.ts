@@ -1,6 +1,4 @@
-import type { HandlerInfo, InputRequest, InputRequests } from '@parley/core';
-
-import { RoundFault } from './errors.ts';
+import type { InputRequest, InputRequests } from '@parley/core';
 
 /**
  * How `ctx.ask` ends a modern round at a question that has no answer yet: it throws an
@@ -12,7 +10,7 @@ import { RoundFault } from './errors.ts';
  * It is thrown, not returned, so `await ctx.ask(...)` needs no `if` around it. A handler that
  * catches it and carries on would otherwise finish with a result built on an answer it never
  * got; so the suspension is remembered by the context, and a round that ends any other way
- * after one is a {@link RoundFault} that says what happened.
+ * after one is a `RoundFault` that says what happened (`round/runHandler.ts`).
  */
 
 const MESSAGE =
@@ -53,27 +51,3 @@ export class AskSuspension extends Error {
 
 /** The suspension each context threw, if its run ended at a question (read by the pipeline). */
 export const suspensions: WeakMap<object, AskSuspension> = new WeakMap();
-
-const LABEL: Record<HandlerInfo['kind'], string> = {
-  tool: 'Tool',
-  prompt: 'Prompt',
-  resource: 'Resource',
-  resourceTemplate: 'Resource template',
-};
-
-/** The error a round ends in when its handler caught the suspension and did not rethrow it. */
-export function swallowedSuspension(
-  handler: HandlerInfo,
-  suspension: AskSuspension,
-  outcome: 'returned' | 'threw',
-  cause?: unknown,
-): RoundFault {
-  const keys = suspension.keys.map((key) => `'${key}'`).join(', ');
-  return new RoundFault(
-    `${LABEL[handler.kind]} '${handler.name}' caught the suspension of ctx.ask(${keys}) and ` +
-      `${outcome === 'returned' ? 'returned a result' : 'threw another error'} instead of letting it ` +
-      'propagate, so the question was never asked. Rethrow errors you do not handle (a ' +
-      'try/catch around ctx.ask must not swallow everything).',
-    cause === undefined ? {} : { cause },
-  );
-}

@@ -13,8 +13,8 @@ import {
 } from '@parley/core';
 import { compileResponseType, type CompiledResponseType } from '@parley/schema';
 
-import { compiledOf } from './asks.ts';
-import { elicitationShapeProblem } from './round/asked.ts';
+import { compiledOf } from './builders.ts';
+import { elicitationShapeProblem } from './asked.ts';
 
 /**
  * Reading the client's answers as typed results. On the modern protocol they arrive in

@@ -7,10 +7,10 @@ import {
   type InputResponse,
 } from '@parley/core';
 
-import { askInfoOf, compiledOf } from '../asks.ts';
-import { readAnswer } from '../answers.ts';
-import { askKindOf, type AskKind } from '../round/asked.ts';
-import { problemOf, reaskRequest } from '../round/reask.ts';
+import { askInfoOf, compiledOf } from '../../ask/builders.ts';
+import { readAnswer } from '../../ask/answers.ts';
+import { askKindOf, type AskKind } from '../../ask/asked.ts';
+import { problemOf, reaskRequest } from '../../ask/reask.ts';
 import type { AskFallback } from './policy.ts';
 
 /**

@@ -1,39 +1,26 @@
 import {
-  AcceptedElicitation,
-  CancelledElicitation,
-  DeclinedElicitation,
-  clientFeatureOf,
   EraMismatchError,
-  InvalidAnswerError,
-  UnsupportedCapabilityError,
-  requiredCapabilities,
   supportsRequest,
-  type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitationResult,
-  type ElicitationSchema,
   type ElicitRequest,
   type Era,
   type Flow,
   type HandlerInfo,
-  type Implementation,
   type InputRequest,
   type InputResponses,
   type Root,
 } from '@parley/core';
-import {
-  type CompiledResponseType,
-  type ElicitableShape,
-  type InferResponse,
-  type ResponseType,
-  type ResponseTypeOptions,
-  type ResponseTypeOptionsFor,
+import type {
+  ElicitableShape,
+  InferResponse,
+  ResponseType,
+  ResponseTypeOptionsFor,
 } from '@parley/schema';
 
-import { answerUnder, readAnswer, toElicitationResult } from './answers.ts';
+import { answerUnder, readAnswer, toElicitationResult } from '../ask/answers.ts';
 import {
-  compiledOf,
   isAsk,
   samplingParams,
   type AnswerOf,
@@ -41,55 +28,41 @@ import {
   type SampleInit,
   type TypedElicitRequest,
   type UrlElicitRequest,
-} from './asks.ts';
-import { compiled } from './compiledResponseTypes.ts';
-import { fallbackAnswers, type RoundFallback } from './fallback/apply.ts';
+} from '../ask/builders.ts';
+import { compiled } from '../ask/compiled.ts';
+import { checkJson } from '../utils/json.ts';
+import type {
+  ElicitOptions,
+  LogLevel,
+  RequestContext,
+  UrlElicitation,
+  WaitOptions,
+} from './contextTypes.ts';
+import type { FlowReplay } from './flowReplay.ts';
 import type { PushChannel } from './pushChannel.ts';
-import { randomUUID } from './randomness.ts';
-import { checkJson } from './round/json.ts';
-import { problemOf, reaskRequest } from './round/reask.ts';
-import type { AskResolver, FlowReplay } from './round/replay.ts';
-import type { WarningSource } from './schemaWarnings.ts';
-import { AskSuspension, suspensions } from './round/suspension.ts';
-import { elicitParamsFor } from './round/versionSchemas.ts';
+import {
+  assertAnswerable,
+  pushAsk,
+  pushForm,
+  pushRoots,
+  pushSample,
+  pushUrl,
+  type PushScope,
+} from './pushedAsks.ts';
+import { replayAll, replayOne, type KeyedAsks } from './replayedAsks.ts';
 
-/** The facts of the request being served. */
-export interface RequestContext {
-  /** The negotiated (handshake era) or per-request (modern era) protocol version. */
-  protocolVersion: string;
-  era: Era;
-  /** `tools/call`, `prompts/get` or `resources/read`. */
-  method: string;
-  /** The capabilities the client declared (on the session, or on this very request). */
-  clientCapabilities: ClientCapabilities;
-  clientInfo: Implementation | undefined;
-  /** The HTTP session, on handshake-era HTTP connections. */
-  sessionId: string | undefined;
-  /** The authenticated principal, when the transport verified one. */
-  principal: string | undefined;
-}
-
-/** Logging levels, as MCP names them. */
-export type LogLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-/** Options of `ctx.elicit()`. */
-export interface ElicitOptions extends ResponseTypeOptions {
-  /** How long to wait for the person to answer. Default: the server's `elicitationTimeoutMs` (10 minutes). */
-  timeoutMs?: number;
-}
-
-/** What `ctx.elicitUrl()` resolves to when the user agreed to open the URL. */
-export interface UrlElicitation {
-  elicitationId: string;
-  /** Tell the client the out-of-band step finished (`notifications/elicitation/complete`). */
-  complete(): Promise<void>;
-}
+/**
+ * Answers to asks this client cannot answer (a tool's `askFallback`), by key; `fail(ask)`
+ * throws the error such an ask fails with when the policy does not answer it.
+ */
+export type FallbackAnswers = (
+  asks: KeyedAsks,
+  context: Context,
+  fail: (ask: InputRequest) => never,
+) => Promise<Record<string, unknown>>;
 
 /** What the server builds a {@link Context} from (internal). */
-export interface ContextInit {
-  handler: HandlerInfo;
-  request: RequestContext;
+export interface ContextInit extends PushScope {
   flow: Flow;
   /** The flow's replay record, on rounds where `ctx.ask` replays (no push channel). */
   replay: FlowReplay;
@@ -97,13 +70,6 @@ export interface ContextInit {
   requestState: string | null;
   /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
   state: unknown;
-  /** How many times a bad answer to a handshake-era `ctx.elicit` is asked again. */
-  maxReasks: number;
-  /**
-   * Whose `signal` is aborted when the client cancels the request: read when the handler asks
-   * for it (hosts make the signal only then), never copied.
-   */
-  cancellation: { readonly signal: AbortSignal };
   push: PushChannel | undefined;
   /** A tool started by its handler: create the task, and get the channel its questions go on. */
   startTask?: (() => Promise<PushChannel>) | undefined;
@@ -116,17 +82,8 @@ export interface ContextInit {
     readonly progress:
       ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
   };
-  elicitationTimeoutMs: number;
-  /** Reports compatibility warnings about a schema this handler asks with. */
-  lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
   /** Tools with an `askFallback`: what answers the asks this client cannot. */
-  fallback?: RoundFallback | undefined;
-}
-
-/** Options of `ctx.elicit(ask)` and `ctx.ask(key, ask)` on the handshake era. */
-export interface WaitOptions {
-  /** How long to wait for the answer. Default: the server's `elicitationTimeoutMs` (10 minutes). */
-  timeoutMs?: number;
+  fallback?: FallbackAnswers | undefined;
 }
 
 /**
@@ -268,7 +225,7 @@ export class Context<TState = unknown> {
       checkAsk('ctx.ask()', key, ask);
       // The common case, one modern ask the client can answer, skips the bookkeeping of several.
       if (this.#push === undefined && this.#canAnswer(ask)) {
-        return Promise.resolve(this.#replayOne(key, ask) as AnswerOf<TAsk>);
+        return Promise.resolve(replayOne(this, this.#init.replay, key, ask) as AnswerOf<TAsk>);
       }
     } catch (error) {
       return rejectOnceAwaited(error);
@@ -352,124 +309,23 @@ export class Context<TState = unknown> {
   }
 
   async #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
-    const answers: Record<string, unknown> = {};
     const push = this.#push;
-    if (push !== undefined) {
-      for (const [key, ask] of Object.entries(asks)) {
-        answers[key] = this.#canAnswer(ask)
-          ? await this.#pushAsk(push, ask)
-          : (await this.#fallback([[key, ask]]))[key];
-      }
-      return answers;
+    if (push === undefined) {
+      return replayAll(
+        this,
+        this.#init.replay,
+        asks,
+        (ask) => this.#canAnswer(ask),
+        (unanswerable) => this.#fallback(unanswerable),
+      );
     }
-    const resolver: AskResolver = this.#init.replay;
-    const missing: [string, InputRequest][] = [];
-    let unanswerable: [string, InputRequest][] | undefined;
-    for (const key of Object.keys(asks)) {
-      const ask = asks[key]!;
-      const found = resolver.find(key, ask);
-      if (found !== undefined) {
-        answers[key] = readAnswer(ask, found.answer, key);
-        resolver.record(key, found);
-      } else if (this.#canAnswer(ask)) missing.push([key, ask]);
-      else (unanswerable ??= []).push([key, ask]);
-    }
-    // What this client cannot answer goes to the tool's fallback (the arguments it was called
-    // with, say), every run: never recorded, since the same arguments come with every round.
-    if (unanswerable !== undefined) Object.assign(answers, await this.#fallback(unanswerable));
-    if (missing.length > 0 || suspensions.has(this)) {
-      const suspension = this.#suspension();
-      for (const [key, ask] of missing) suspension.add(key, ask);
-      throw suspension;
+    const answers: Record<string, unknown> = {};
+    for (const [key, ask] of Object.entries(asks)) {
+      answers[key] = this.#canAnswer(ask)
+        ? await pushAsk(this.#init, push, ask)
+        : (await this.#fallback([[key, ask]]))[key];
     }
     return answers;
-  }
-
-  /**
-   * Modern era, one ask the client can answer: its answer from the flow's record, or the round
-   * ends asking it (with the questions this run already ended on, if any).
-   */
-  #replayOne(key: string, ask: InputRequest): unknown {
-    const resolver: AskResolver = this.#init.replay;
-    const found = resolver.find(key, ask);
-    if (found === undefined) {
-      const suspension = this.#suspension();
-      suspension.add(key, ask);
-      throw suspension;
-    }
-    const answer = readAnswer(ask, found.answer, key);
-    resolver.record(key, found);
-    // Another branch of this run (a `Promise.all`, say) already ended the round.
-    const suspension = suspensions.get(this);
-    if (suspension !== undefined) throw suspension;
-    return answer;
-  }
-
-  /** The suspension that ends this run at its unanswered questions (made by the first). */
-  #suspension(): AskSuspension {
-    let suspension = suspensions.get(this);
-    if (suspension === undefined) {
-      suspension = new AskSuspension();
-      suspensions.set(this, suspension);
-    }
-    return suspension;
-  }
-
-  /** Handshake era: push one ask and read its answer (asking again while it does not fit). */
-  async #pushAsk(
-    push: PushChannel,
-    ask: InputRequest,
-    options: WaitOptions = {},
-  ): Promise<unknown> {
-    switch (ask.method) {
-      case 'elicitation/create':
-        if (ask.params.mode === 'url') {
-          this.#assertPushable(push, ask);
-          const answer = await push.elicit(
-            elicitParamsFor(
-              { ...ask.params, elicitationId: ask.params.elicitationId ?? randomUUID() },
-              this.requestContext.protocolVersion,
-            ),
-            this.#waitOptions(options.timeoutMs),
-          );
-          return readAnswer(ask, answer);
-        }
-        return this.#pushForm(push, ask.params.message, compiledOf(ask), options.timeoutMs);
-      case 'sampling/createMessage':
-        this.#assertPushable(push, ask);
-        return push.sample(ask.params, this.#waitOptions(options.timeoutMs));
-      case 'roots/list':
-        this.#assertPushable(push, ask);
-        return push.listRoots(this.#waitOptions(options.timeoutMs));
-    }
-  }
-
-  async #pushForm<TData>(
-    push: PushChannel,
-    message: string,
-    compiledType: CompiledResponseType<TData>,
-    timeoutMs: number | undefined,
-  ): Promise<ElicitationResult<TData>> {
-    const question = { message, requestedSchema: compiledType.requestedSchema };
-    this.#assertPushable(push, {
-      method: 'elicitation/create',
-      params: { mode: 'form', ...question },
-    });
-    this.#init.lintSchema({ handler: this.handler }, compiledType.requestedSchema);
-    const version = this.requestContext.protocolVersion;
-    let params = elicitParamsFor({ mode: 'form', ...question }, version);
-    for (let reasks = 0; ; reasks++) {
-      const answer = await push.elicit(params, this.#waitOptions(timeoutMs));
-      try {
-        return toElicitationResult(answer, compiledType);
-      } catch (error) {
-        if (!(error instanceof InvalidAnswerError) || reasks >= this.#init.maxReasks) throw error;
-        params = elicitParamsFor(
-          reaskRequest(question, problemOf(undefined, error)).params,
-          version,
-        );
-      }
-    }
   }
 
   /**
@@ -505,11 +361,16 @@ export class Context<TState = unknown> {
           `ctx.elicit(): ${messageOrAsk.method} is not an elicitation; use ctx.ask(key, ask).`,
         );
       }
-      return this.#pushAsk(push, messageOrAsk, (responseTypeOrOptions ?? {}) as WaitOptions);
+      return pushAsk(
+        this.#init,
+        push,
+        messageOrAsk,
+        (responseTypeOrOptions as WaitOptions | undefined)?.timeoutMs,
+      );
     }
     const { timeoutMs, ...labels } = maybeOptions;
     const compiledType = compiled(responseTypeOrOptions as ResponseType, labels);
-    return this.#pushForm(push, messageOrAsk, compiledType, timeoutMs);
+    return pushForm(this.#init, push, messageOrAsk, compiledType, timeoutMs);
   }
 
   /**
@@ -523,23 +384,7 @@ export class Context<TState = unknown> {
     options: { timeoutMs?: number; elicitationId?: string } = {},
   ): Promise<ElicitationResult<UrlElicitation>> {
     const push = this.#pushChannel('ctx.elicitUrl()');
-    const elicitationId = options.elicitationId ?? randomUUID();
-    const request: ElicitRequest = {
-      method: 'elicitation/create',
-      params: { mode: 'url', message, url: String(url), elicitationId },
-    };
-    this.#assertPushable(push, request);
-    const params = elicitParamsFor(request.params, this.requestContext.protocolVersion);
-    const answer = toElicitationResult(
-      await push.elicit(params, this.#waitOptions(options.timeoutMs)),
-      compiled(null),
-    );
-    if (answer.action === 'decline') return new DeclinedElicitation();
-    if (answer.action === 'cancel') return new CancelledElicitation();
-    return new AcceptedElicitation({
-      elicitationId,
-      complete: () => push.completeElicitation(elicitationId),
-    });
+    return pushUrl(this.#init, push, message, String(url), options);
   }
 
   /**
@@ -555,15 +400,12 @@ export class Context<TState = unknown> {
       typeof init === 'object' && (init as { method?: unknown }).method === 'sampling/createMessage'
         ? (init as CreateMessageRequest).params
         : samplingParams(init as SampleInit, options.maxTokens);
-    this.#assertPushable(push, { method: 'sampling/createMessage', params });
-    return push.sample(params, this.#waitOptions(options.timeoutMs));
+    return pushSample(this.#init, push, params, options.timeoutMs);
   }
 
   /** Handshake era: the roots the client exposes. */
   async listRoots(options: WaitOptions = {}): Promise<Root[]> {
-    const push = this.#pushChannel('ctx.listRoots()');
-    this.#assertPushable(push, { method: 'roots/list' });
-    return push.listRoots(this.#waitOptions(options.timeoutMs));
+    return pushRoots(this.#init, this.#pushChannel('ctx.listRoots()'), options.timeoutMs);
   }
 
   /**
@@ -623,32 +465,13 @@ export class Context<TState = unknown> {
     return supportsRequest(this.requestContext.clientCapabilities, request);
   }
 
-  #fallback(asks: readonly (readonly [string, InputRequest])[]): Promise<Record<string, unknown>> {
-    return fallbackAnswers(this.#init.fallback, this as Context, asks, (ask) => {
-      this.#assertAnswerable(ask);
+  #fallback(asks: KeyedAsks): Promise<Record<string, unknown>> {
+    const fail = (ask: InputRequest): never => {
+      assertAnswerable(this.requestContext.clientCapabilities, ask);
       throw new TypeError('unreachable: the client can answer this ask');
-    });
-  }
-
-  /** The client can answer `request` at all (its declared capabilities), on either era. */
-  #assertAnswerable(request: InputRequest): void {
-    if (!supportsRequest(this.requestContext.clientCapabilities, request)) {
-      const required = requiredCapabilities(request);
-      throw new UnsupportedCapabilityError({
-        feature: clientFeatureOf(required),
-        requiredCapabilities: required,
-      });
-    }
-  }
-
-  #assertPushable(push: PushChannel, request: InputRequest): void {
-    const unavailable = push.unavailable?.(request);
-    if (unavailable !== undefined) throw unavailable;
-    this.#assertAnswerable(request);
-  }
-
-  #waitOptions(timeoutMs: number | undefined): { timeout: number; signal: AbortSignal } {
-    return { timeout: timeoutMs ?? this.#init.elicitationTimeoutMs, signal: this.signal };
+    };
+    const fallback = this.#init.fallback;
+    return fallback === undefined ? Promise.resolve(fail(asks[0]![1])) : fallback(asks, this, fail);
   }
 }
 

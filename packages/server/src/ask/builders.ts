@@ -20,7 +20,7 @@ import {
   type ResponseTypeOptionsFor,
 } from '@parley/schema';
 
-import { compiled } from './compiledResponseTypes.ts';
+import { compiled } from './compiled.ts';
 
 /**
  * The ask builders: one set, for every way of asking. What they build is accepted by

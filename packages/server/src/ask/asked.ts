@@ -7,7 +7,7 @@ import {
   type InputResponses,
 } from '@parley/core';
 
-import { askInfoOf } from '../asks.ts';
+import { askInfoOf } from './builders.ts';
 import { canonicalJson, digestOf } from './digest.ts';
 
 /**

@@ -1,0 +1,121 @@
+import { InvalidRequestStateError, type Implementation } from '@parley/core';
+import type { Middleware, MiddlewareFunction } from '@parley/middleware';
+import { createRequestStateSealer } from '@parley/state-sealing';
+
+import type { Registry } from '../handler/definitions.ts';
+import { checkFallback } from '../handler/fallback/policy.ts';
+import { createBearerGate } from '../http/bearerAuth.ts';
+import { endpointLimits } from '../http/limits.ts';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from '../round/limits.ts';
+import { createMemorySingleUseStore, type SingleUsePolicy } from '../round/singleUse.ts';
+import type { ChangeNotifier } from '../runtime/changes.ts';
+import type { ServerRuntime } from '../runtime/serverRuntime.ts';
+import { TaskEngine } from '../tasks/taskEngine.ts';
+import type { ParleyServerOptions, RequestStateSecurity } from './options.ts';
+
+/**
+ * A `ParleyServer`'s options, checked and with their defaults, as the runtime every floor below
+ * shares. A bad option fails here, in the constructor, never on the first request.
+ */
+
+const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_REASKS = 3;
+const DEFAULT_REPLAY_WINDOW_MS = 60_000;
+const DEFAULT_ROUND_LEASE_MS = 30_000;
+
+function defaultWarn(message: string): void {
+  // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
+  console.warn(`[parley] warning: ${message}`);
+}
+
+function defaultReport(error: unknown, where: { method: string; target: string }): void {
+  const detail =
+    error instanceof InvalidRequestStateError
+      ? `requestState rejected: ${error.data?.reason}`
+      : String(error);
+  // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
+  console.error(`[parley] ${where.method} ${where.target}: ${detail}`);
+}
+
+/** The options `new ParleyServer()` checks before anything else is built. */
+export function checkServerOptions(options: ParleyServerOptions): void {
+  if (typeof options?.name !== 'string' || options.name.length === 0) {
+    throw new TypeError('ParleyServer: options.name must be a non-empty string.');
+  }
+  // A misconfigured http.auth fails here, not on the first request…
+  if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
+  // …and so does a bad bound.
+  if (options.http !== undefined) endpointLimits(options.http);
+  checkFallback('ParleyServer', options.askFallback);
+  const { maxReasks } = options;
+  if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || maxReasks < 0)) {
+    throw new RangeError(
+      `ParleyServer: options.maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,
+    );
+  }
+}
+
+/** Where warnings go: the server's `onWarning`, or a line on stderr. */
+export function warningsOf(options: ParleyServerOptions): ServerRuntime['warn'] {
+  return options.onWarning ?? defaultWarn;
+}
+
+/** What the runtime is built from besides the options: the server's live parts. */
+export interface RuntimeParts {
+  registry: Registry;
+  middleware: readonly (Middleware | MiddlewareFunction)[];
+  changes: ChangeNotifier;
+  lintSchema: ServerRuntime['lintSchema'];
+}
+
+/** The runtime of a server with (checked) `options`. */
+export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): ServerRuntime {
+  const info: Implementation = {
+    name: options.name,
+    version: options.version ?? '0.0.0',
+    ...(options.title !== undefined ? { title: options.title } : {}),
+  };
+  const security = options.requestStateSecurity ?? {};
+  const report = options.onError ?? defaultReport;
+  const { registry } = parts;
+  return {
+    info,
+    instructions: options.instructions,
+    tools: registry.tools,
+    prompts: registry.prompts,
+    resources: registry.resources,
+    templates: registry.templates,
+    sealer: createRequestStateSealer({
+      audience: options.name,
+      ...(security.keys !== undefined ? { keys: security.keys } : {}),
+      ...(security.ttlSeconds !== undefined ? { ttlSeconds: security.ttlSeconds } : {}),
+      ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
+      ...(security.now !== undefined ? { now: security.now } : {}),
+    }),
+    elicitationTimeoutMs: options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+    report,
+    lintSchema: parts.lintSchema,
+    warn: warningsOf(options),
+    maxReasks: options.maxReasks ?? DEFAULT_MAX_REASKS,
+    singleUse: singleUsePolicyOf(security),
+    limits: {
+      maxDepth: options.limits?.maxDepth ?? DEFAULT_MAX_DEPTH,
+      maxNodes: options.limits?.maxNodes ?? DEFAULT_MAX_NODES,
+    },
+    middleware: parts.middleware,
+    changes: parts.changes,
+    now: security.now ?? Date.now,
+    tasks: new TaskEngine({ ...options.tasks, report: (error, where) => report(error, where) }),
+  };
+}
+
+/** Single use, as the server's options ask for it. */
+function singleUsePolicyOf(security: RequestStateSecurity): SingleUsePolicy | undefined {
+  const { singleUse } = security;
+  if (singleUse === undefined || singleUse === false) return undefined;
+  return {
+    store: singleUse === true ? createMemorySingleUseStore() : singleUse,
+    leaseMs: security.roundLeaseMs ?? DEFAULT_ROUND_LEASE_MS,
+    replayWindowMs: security.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+  };
+}

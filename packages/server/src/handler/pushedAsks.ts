@@ -1,0 +1,177 @@
+import {
+  AcceptedElicitation,
+  CancelledElicitation,
+  DeclinedElicitation,
+  InvalidAnswerError,
+  UnsupportedCapabilityError,
+  clientFeatureOf,
+  requiredCapabilities,
+  supportsRequest,
+  type ClientCapabilities,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitationResult,
+  type ElicitationSchema,
+  type ElicitRequest,
+  type HandlerInfo,
+  type InputRequest,
+  type Root,
+} from '@parley/core';
+import type { CompiledResponseType } from '@parley/schema';
+
+import { readAnswer, toElicitationResult } from '../ask/answers.ts';
+import { compiledOf } from '../ask/builders.ts';
+import { compiled } from '../ask/compiled.ts';
+import { problemOf, reaskRequest } from '../ask/reask.ts';
+import type { WarningSource } from '../ask/schemaWarnings.ts';
+import { elicitParamsFor } from '../ask/versionSchemas.ts';
+import { randomUUID } from '../utils/randomness.ts';
+import type { RequestContext, UrlElicitation } from './contextTypes.ts';
+import type { PushChannel } from './pushChannel.ts';
+
+/**
+ * Asking by pushing: the handshake era's server-initiated requests (and a task's questions,
+ * which wait on the task the same way). Each ask is a request to the client whose answer is
+ * awaited, read as a typed result and, for a form that does not fit, asked again with what was
+ * wrong. The `Context` methods `ask`, `elicit`, `elicitUrl`, `sample` and `listRoots` end here.
+ */
+
+/** What pushing needs from the round: the request's facts, the budget, the waits. */
+export interface PushScope {
+  handler: HandlerInfo;
+  request: RequestContext;
+  /** How many times a bad answer to a pushed form is asked again. */
+  maxReasks: number;
+  /**
+   * Whose `signal` is aborted when the client cancels the request: read when a push needs it
+   * (hosts make the signal only then), never copied.
+   */
+  cancellation: { readonly signal: AbortSignal };
+  elicitationTimeoutMs: number;
+  /** Reports compatibility warnings about a schema this handler asks with. */
+  lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
+}
+
+function waitFor(scope: PushScope, timeoutMs: number | undefined) {
+  return { timeout: timeoutMs ?? scope.elicitationTimeoutMs, signal: scope.cancellation.signal };
+}
+
+/** The client can answer `request` at all (its declared capabilities), on either era. */
+export function assertAnswerable(capabilities: ClientCapabilities, request: InputRequest): void {
+  if (!supportsRequest(capabilities, request)) {
+    const required = requiredCapabilities(request);
+    throw new UnsupportedCapabilityError({
+      feature: clientFeatureOf(required),
+      requiredCapabilities: required,
+    });
+  }
+}
+
+function assertPushable(scope: PushScope, push: PushChannel, request: InputRequest): void {
+  const unavailable = push.unavailable?.(request);
+  if (unavailable !== undefined) throw unavailable;
+  assertAnswerable(scope.request.clientCapabilities, request);
+}
+
+/** Push one ask and read its answer (asking again while a form's does not fit). */
+export async function pushAsk(
+  scope: PushScope,
+  push: PushChannel,
+  ask: InputRequest,
+  timeoutMs?: number,
+): Promise<unknown> {
+  switch (ask.method) {
+    case 'elicitation/create':
+      if (ask.params.mode === 'url') {
+        assertPushable(scope, push, ask);
+        const answer = await push.elicit(
+          elicitParamsFor(
+            { ...ask.params, elicitationId: ask.params.elicitationId ?? randomUUID() },
+            scope.request.protocolVersion,
+          ),
+          waitFor(scope, timeoutMs),
+        );
+        return readAnswer(ask, answer);
+      }
+      return pushForm(scope, push, ask.params.message, compiledOf(ask), timeoutMs);
+    case 'sampling/createMessage':
+      return pushSample(scope, push, ask.params, timeoutMs);
+    case 'roots/list':
+      return pushRoots(scope, push, timeoutMs);
+  }
+}
+
+/** Push a form, and ask again (saying what was wrong) while the answer does not fit. */
+export async function pushForm<TData>(
+  scope: PushScope,
+  push: PushChannel,
+  message: string,
+  compiledType: CompiledResponseType<TData>,
+  timeoutMs: number | undefined,
+): Promise<ElicitationResult<TData>> {
+  const question = { message, requestedSchema: compiledType.requestedSchema };
+  assertPushable(scope, push, {
+    method: 'elicitation/create',
+    params: { mode: 'form', ...question },
+  });
+  scope.lintSchema({ handler: scope.handler }, compiledType.requestedSchema);
+  const version = scope.request.protocolVersion;
+  let params = elicitParamsFor({ mode: 'form', ...question }, version);
+  for (let reasks = 0; ; reasks++) {
+    const answer = await push.elicit(params, waitFor(scope, timeoutMs));
+    try {
+      return toElicitationResult(answer, compiledType);
+    } catch (error) {
+      if (!(error instanceof InvalidAnswerError) || reasks >= scope.maxReasks) throw error;
+      params = elicitParamsFor(reaskRequest(question, problemOf(undefined, error)).params, version);
+    }
+  }
+}
+
+/** Push a URL-mode elicitation; an accepted one can tell the client the step finished. */
+export async function pushUrl(
+  scope: PushScope,
+  push: PushChannel,
+  message: string,
+  url: string,
+  options: { timeoutMs?: number; elicitationId?: string },
+): Promise<ElicitationResult<UrlElicitation>> {
+  const elicitationId = options.elicitationId ?? randomUUID();
+  const request: ElicitRequest = {
+    method: 'elicitation/create',
+    params: { mode: 'url', message, url, elicitationId },
+  };
+  assertPushable(scope, push, request);
+  const params = elicitParamsFor(request.params, scope.request.protocolVersion);
+  const answer = toElicitationResult(
+    await push.elicit(params, waitFor(scope, options.timeoutMs)),
+    compiled(null),
+  );
+  if (answer.action === 'decline') return new DeclinedElicitation();
+  if (answer.action === 'cancel') return new CancelledElicitation();
+  return new AcceptedElicitation({
+    elicitationId,
+    complete: () => push.completeElicitation(elicitationId),
+  });
+}
+
+/** Have the client's model generate a message. */
+export function pushSample(
+  scope: PushScope,
+  push: PushChannel,
+  params: CreateMessageParams,
+  timeoutMs: number | undefined,
+): Promise<CreateMessageResult> {
+  assertPushable(scope, push, { method: 'sampling/createMessage', params });
+  return push.sample(params, waitFor(scope, timeoutMs));
+}
+
+/** The roots the client exposes. */
+export function pushRoots(
+  scope: PushScope,
+  push: PushChannel,
+  timeoutMs: number | undefined,
+): Promise<Root[]> {
+  assertPushable(scope, push, { method: 'roots/list' });
+  return push.listRoots(waitFor(scope, timeoutMs));
+}

@@ -1,0 +1,81 @@
+import type { InputRequest } from '@parley/core';
+
+import { readAnswer } from '../ask/answers.ts';
+import { AskSuspension, suspensions } from './askSuspension.ts';
+import type { AskResolver } from './flowReplay.ts';
+
+/**
+ * Asking by replay: the modern era's `ctx.ask`. The handler runs again from the top every
+ * round; an ask the flow's record has an answer to returns it at once, and the first one with
+ * no answer ends the run with an {@link AskSuspension} (which the round turns into its ask).
+ * `owner` is the run's context: the suspension is kept by it, so a handler that catches the
+ * suspension still ends its round asking.
+ */
+
+/** Asks, by key, as `ctx.askAll` takes them (in order). */
+export type KeyedAsks = readonly (readonly [string, InputRequest])[];
+
+/** The suspension that ends this run at its unanswered questions (made by the first). */
+function suspensionOf(owner: object): AskSuspension {
+  let suspension = suspensions.get(owner);
+  if (suspension === undefined) {
+    suspension = new AskSuspension();
+    suspensions.set(owner, suspension);
+  }
+  return suspension;
+}
+
+/** One ask the client can answer: its answer from the record, or the run ends asking it. */
+export function replayOne(
+  owner: object,
+  resolver: AskResolver,
+  key: string,
+  ask: InputRequest,
+): unknown {
+  const found = resolver.find(key, ask);
+  if (found === undefined) {
+    const suspension = suspensionOf(owner);
+    suspension.add(key, ask);
+    throw suspension;
+  }
+  const answer = readAnswer(ask, found.answer, key);
+  resolver.record(key, found);
+  // Another branch of this run (a `Promise.all`, say) already ended the round.
+  const suspension = suspensions.get(owner);
+  if (suspension !== undefined) throw suspension;
+  return answer;
+}
+
+/**
+ * Several asks: the answers the record has, the fallback's answers to what this client cannot
+ * answer, and, when any answerable ask has no answer yet, the end of the run asking them all.
+ */
+export async function replayAll(
+  owner: object,
+  resolver: AskResolver,
+  asks: Readonly<Record<string, InputRequest>>,
+  canAnswer: (ask: InputRequest) => boolean,
+  fallback: (asks: KeyedAsks) => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  const missing: [string, InputRequest][] = [];
+  let unanswerable: [string, InputRequest][] | undefined;
+  for (const key of Object.keys(asks)) {
+    const ask = asks[key]!;
+    const found = resolver.find(key, ask);
+    if (found !== undefined) {
+      answers[key] = readAnswer(ask, found.answer, key);
+      resolver.record(key, found);
+    } else if (canAnswer(ask)) missing.push([key, ask]);
+    else (unanswerable ??= []).push([key, ask]);
+  }
+  // What this client cannot answer goes to the tool's fallback (the arguments it was called
+  // with, say), every run: never recorded, since the same arguments come with every round.
+  if (unanswerable !== undefined) Object.assign(answers, await fallback(unanswerable));
+  if (missing.length > 0 || suspensions.has(owner)) {
+    const suspension = suspensionOf(owner);
+    for (const [key, ask] of missing) suspension.add(key, ask);
+    throw suspension;
+  }
+  return answers;
+}

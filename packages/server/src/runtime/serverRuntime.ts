@@ -1,0 +1,34 @@
+import type { Implementation } from '@parley/core';
+import type { ServerCapabilities } from '@modelcontextprotocol/server';
+
+import type { Registry } from '../handler/definitions.ts';
+import type { TaskRuntime } from '../tasks/taskCalls.ts';
+import type { ChangeNotifier } from './changes.ts';
+
+/**
+ * Everything the eras and transports need from the `ParleyServer` that owns them: what a round
+ * and a task need, plus who the server is and where changes are announced. Built once per
+ * server (`facade/runtimeOf.ts`); its registries are the server's live maps.
+ */
+export interface ServerRuntime extends TaskRuntime {
+  info: Implementation;
+  instructions: string | undefined;
+  /** Where list changes and resource updates are announced. */
+  changes: ChangeNotifier;
+}
+
+/** True when the server has at least one resource or resource template. */
+export function hasResources(registry: Registry): boolean {
+  return registry.resources.size > 0 || registry.templates.length > 0;
+}
+
+/** What the server declares, from what is registered. */
+export function capabilitiesOf(registry: Registry): ServerCapabilities {
+  return {
+    logging: {},
+    ...(registry.tools.size > 0 ? { tools: { listChanged: true } } : {}),
+    ...(registry.prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
+    ...(hasResources(registry) ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(registry.prompts.size > 0 || registry.templates.length > 0 ? { completions: {} } : {}),
+  };
+}
