@@ -7,7 +7,7 @@ export { ParleyServer } from './parleyServer.ts';
 export type { HttpAuthOptions } from './http/bearerAuth.ts';
 /** The principal `http.auth.verifyToken` returns (the SDK's shape). */
 export type { AuthInfo } from '@modelcontextprotocol/server';
-export type { FetchOptions, HttpOptions } from './http/httpEndpoint.ts';
+export type { FetchOptions, HttpOptions } from './http/httpOptions.ts';
 export type { NodeHandler } from './http/nodeHandler.ts';
 export type { CloseOptions } from './http/nodeListener.ts';
 export { closeOnSignals } from './facade/shutdown.ts';

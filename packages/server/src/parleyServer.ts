@@ -22,7 +22,8 @@ import type {
 } from './handler/definitions.ts';
 import type { ArgsOf, ParameterSchema, ToolInputSchema } from './handler/parameters.ts';
 import { loadSessionServer } from './handshake/load.ts';
-import { HttpEndpoint, type FetchOptions, type HttpOptions } from './http/httpEndpoint.ts';
+import { HttpEndpoint } from './http/httpEndpoint.ts';
+import type { FetchOptions, HttpOptions } from './http/httpOptions.ts';
 import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
 import { runHttp } from './http/runHttp.ts';
 import { ModernDispatcher } from './modern/dispatcher.ts';

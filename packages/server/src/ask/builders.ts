@@ -249,3 +249,20 @@ export function rootsRequest(options: AskOptions = {}): ListRootsRequest {
     { optional: options.optional ?? false },
   );
 }
+
+/** Refuse a key that is not a non-empty string, with a `TypeError` starting with `api`. */
+export function checkAskKey(api: string, key: unknown): void {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new TypeError(`${api}: the key must be a non-empty string (got ${String(key)}).`);
+  }
+}
+
+/** Refuse what no builder made, with a `TypeError` starting with `api` (and the key). */
+export function checkAsk(api: string, key: string | undefined, ask: unknown): void {
+  if (!isAsk(ask)) {
+    throw new TypeError(
+      `${api}${key === undefined ? '' : ` '${key}'`}: the ask must be built by elicitRequest, ` +
+        'elicitUrlRequest, sampleRequest or rootsRequest (an elicitation, sampling or roots request).',
+    );
+  }
+}

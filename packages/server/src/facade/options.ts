@@ -1,4 +1,4 @@
-import type { HttpOptions } from '../http/httpEndpoint.ts';
+import type { HttpOptions } from '../http/httpOptions.ts';
 import type { HttpRunOptions } from '../http/runHttp.ts';
 import type { CloseOptions } from '../http/nodeListener.ts';
 import type { ArgumentLimits } from '../round/limits.ts';

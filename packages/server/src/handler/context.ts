@@ -1,5 +1,4 @@
 import {
-  EraMismatchError,
   supportsRequest,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -21,6 +20,8 @@ import type {
 
 import { answerUnder, readAnswer, toElicitationResult } from '../ask/answers.ts';
 import {
+  checkAsk,
+  checkAskKey,
   isAsk,
   samplingParams,
   type AnswerOf,
@@ -30,61 +31,32 @@ import {
   type UrlElicitRequest,
 } from '../ask/builders.ts';
 import { compiled } from '../ask/compiled.ts';
-import { checkJson } from '../utils/json.ts';
 import type {
+  ContextInit,
   ElicitOptions,
   LogLevel,
   RequestContext,
   UrlElicitation,
   WaitOptions,
 } from './contextTypes.ts';
-import type { FlowReplay } from './flowReplay.ts';
 import type { PushChannel } from './pushChannel.ts';
 import {
   assertAnswerable,
-  pushAsk,
-  pushForm,
+  pushAll,
+  pushChannelFor,
+  pushElicitation,
   pushRoots,
   pushSample,
   pushUrl,
-  type PushScope,
+  type PushingApi,
 } from './pushedAsks.ts';
-import { replayAll, replayOne, type KeyedAsks } from './replayedAsks.ts';
-
-/**
- * Answers to asks this client cannot answer (a tool's `askFallback`), by key; `fail(ask)`
- * throws the error such an ask fails with when the policy does not answer it.
- */
-export type FallbackAnswers = (
-  asks: KeyedAsks,
-  context: Context,
-  fail: (ask: InputRequest) => never,
-) => Promise<Record<string, unknown>>;
-
-/** What the server builds a {@link Context} from (internal). */
-export interface ContextInit extends PushScope {
-  flow: Flow;
-  /** The flow's replay record, on rounds where `ctx.ask` replays (no push channel). */
-  replay: FlowReplay;
-  inputResponses: InputResponses | null;
-  requestState: string | null;
-  /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
-  state: unknown;
-  push: PushChannel | undefined;
-  /** A tool started by its handler: create the task, and get the channel its questions go on. */
-  startTask?: (() => Promise<PushChannel>) | undefined;
-  /**
-   * Where the handler's log lines and progress go: the round's request itself, called as an
-   * object (a transport's `log` may be a method).
-   */
-  channel: {
-    log(level: LogLevel, data: unknown): Promise<void>;
-    readonly progress:
-      ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
-  };
-  /** Tools with an `askFallback`: what answers the asks this client cannot. */
-  fallback?: FallbackAnswers | undefined;
-}
+import {
+  rejectOnceAwaited,
+  remembered,
+  replayAll,
+  replayOne,
+  type KeyedAsks,
+} from './replayedAsks.ts';
 
 /**
  * What a handler gets besides its arguments: the era it is served on, the asking API of both
@@ -221,7 +193,7 @@ export class Context<TState = unknown> {
    */
   ask<TAsk extends InputRequest>(key: string, ask: TAsk): Promise<AnswerOf<TAsk>> {
     try {
-      checkKey('ctx.ask()', key);
+      checkAskKey('ctx.ask()', key);
       checkAsk('ctx.ask()', key, ask);
       // The common case, one modern ask the client can answer, skips the bookkeeping of several.
       if (this.#push === undefined && this.#canAnswer(ask)) {
@@ -260,7 +232,7 @@ export class Context<TState = unknown> {
       throw new TypeError('ctx.askAll(): give an object of asks by key, with at least one.');
     }
     for (const [key, ask] of Object.entries(asks)) {
-      checkKey('ctx.askAll()', key);
+      checkAskKey('ctx.askAll()', key);
       checkAsk('ctx.askAll()', key, ask);
     }
     return (await this.#resolve(asks)) as AnswersOf<TAsks>;
@@ -295,37 +267,17 @@ export class Context<TState = unknown> {
    * ```
    */
   async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    checkKey('ctx.remember()', key);
-    if (typeof fn !== 'function') {
-      throw new TypeError(`ctx.remember('${key}'): give a function that computes the value.`);
-    }
-    const recalled = this.#push === undefined ? this.#init.replay.recall(key) : undefined;
-    if (recalled !== undefined) return recalled.value as T;
-    const value = await fn();
-    checkJson(`ctx.remember('${key}')`, value);
-    const copy = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
-    if (this.#push === undefined) this.#init.replay.keep(key, copy);
-    return copy as T;
+    // Pushing (handshake era, a task) runs the handler once: nothing to replay.
+    return remembered(this.#push === undefined ? this.#init.replay : undefined, key, fn);
   }
 
-  async #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+  #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    const canAnswer = (ask: InputRequest) => this.#canAnswer(ask);
+    const fallback = (unanswerable: KeyedAsks) => this.#fallback(unanswerable);
     const push = this.#push;
-    if (push === undefined) {
-      return replayAll(
-        this,
-        this.#init.replay,
-        asks,
-        (ask) => this.#canAnswer(ask),
-        (unanswerable) => this.#fallback(unanswerable),
-      );
-    }
-    const answers: Record<string, unknown> = {};
-    for (const [key, ask] of Object.entries(asks)) {
-      answers[key] = this.#canAnswer(ask)
-        ? await pushAsk(this.#init, push, ask)
-        : (await this.#fallback([[key, ask]]))[key];
-    }
-    return answers;
+    return push === undefined
+      ? replayAll(this, this.#init.replay, asks, canAnswer, fallback)
+      : pushAll(this.#init, push, asks, canAnswer, fallback);
   }
 
   /**
@@ -354,23 +306,7 @@ export class Context<TState = unknown> {
     maybeOptions: ElicitOptions = {},
   ): Promise<unknown> {
     const push = this.#pushChannel('ctx.elicit()');
-    if (typeof messageOrAsk !== 'string') {
-      checkAsk('ctx.elicit()', undefined, messageOrAsk);
-      if (messageOrAsk.method !== 'elicitation/create') {
-        throw new TypeError(
-          `ctx.elicit(): ${messageOrAsk.method} is not an elicitation; use ctx.ask(key, ask).`,
-        );
-      }
-      return pushAsk(
-        this.#init,
-        push,
-        messageOrAsk,
-        (responseTypeOrOptions as WaitOptions | undefined)?.timeoutMs,
-      );
-    }
-    const { timeoutMs, ...labels } = maybeOptions;
-    const compiledType = compiled(responseTypeOrOptions as ResponseType, labels);
-    return pushForm(this.#init, push, messageOrAsk, compiledType, timeoutMs);
+    return pushElicitation(this.#init, push, messageOrAsk, responseTypeOrOptions, maybeOptions);
   }
 
   /**
@@ -445,20 +381,8 @@ export class Context<TState = unknown> {
     await this.#init.channel.progress?.(progress, total, message);
   }
 
-  #pushChannel(
-    api: 'ctx.elicit()' | 'ctx.elicitUrl()' | 'ctx.sample()' | 'ctx.listRoots()',
-  ): PushChannel {
-    // A modern call has no push channel, except inside a task, where questions are awaited.
-    const push = this.#push;
-    if (push === undefined) {
-      throw new EraMismatchError({
-        kind: this.handler.kind,
-        name: this.handler.name,
-        protocolVersion: this.requestContext.protocolVersion,
-        used: api,
-      });
-    }
-    return push;
+  #pushChannel(api: PushingApi): PushChannel {
+    return pushChannelFor(this.#push, this.handler, this.requestContext.protocolVersion, api);
   }
 
   #canAnswer(request: InputRequest): boolean {
@@ -471,31 +395,6 @@ export class Context<TState = unknown> {
       throw new TypeError('unreachable: the client can answer this ask');
     };
     const fallback = this.#init.fallback;
-    return fallback === undefined ? Promise.resolve(fail(asks[0]![1])) : fallback(asks, this, fail);
-  }
-}
-
-/**
- * A promise rejected with `error` a microtask from now, once the caller has awaited it. The
- * suspension that ends an asking round is a rejection on every such round; a promise rejected
- * before anyone listens goes through Node's unhandled-rejection bookkeeping first, which cost
- * more than the rest of the suspension.
- */
-function rejectOnceAwaited<T>(error: unknown): Promise<T> {
-  return new Promise<T>((_resolve, reject) => queueMicrotask(() => reject(error)));
-}
-
-function checkKey(api: string, key: unknown): void {
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new TypeError(`${api}: the key must be a non-empty string (got ${String(key)}).`);
-  }
-}
-
-function checkAsk(api: string, key: string | undefined, ask: unknown): void {
-  if (!isAsk(ask)) {
-    throw new TypeError(
-      `${api}${key === undefined ? '' : ` '${key}'`}: the ask must be built by elicitRequest, ` +
-        'elicitUrlRequest, sampleRequest or rootsRequest (an elicitation, sampling or roots request).',
-    );
+    return fallback === undefined ? Promise.resolve(fail(asks[0]![1])) : fallback(asks, fail);
   }
 }

@@ -1,7 +1,24 @@
-import type { ClientCapabilities, Era, Implementation } from '@parley/core';
+import type {
+  ClientCapabilities,
+  ElicitationSchema,
+  Era,
+  Flow,
+  HandlerInfo,
+  Implementation,
+  InputRequest,
+  InputResponses,
+} from '@parley/core';
 import type { ResponseTypeOptions } from '@parley/schema';
 
-/** The public types a handler's {@link Context} speaks in, beside the class itself. */
+import type { WarningSource } from '../ask/schemaWarnings.ts';
+import type { FlowReplay } from './flowReplay.ts';
+import type { PushChannel } from './pushChannel.ts';
+import type { KeyedAsks } from './replayedAsks.ts';
+
+/**
+ * The types a handler's `Context` speaks in, beside the class itself: the public ones, and what
+ * the round builds a context from.
+ */
 
 /** The facts of the request being served. */
 export interface RequestContext {
@@ -40,4 +57,54 @@ export interface UrlElicitation {
 export interface WaitOptions {
   /** How long to wait for the answer. Default: the server's `elicitationTimeoutMs` (10 minutes). */
   timeoutMs?: number;
+}
+
+/**
+ * Answers to asks this client cannot answer (a tool's `askFallback`), by key; `fail(ask)`
+ * throws the error such an ask fails with when the policy does not answer it.
+ */
+export type FallbackAnswers = (
+  asks: KeyedAsks,
+  fail: (ask: InputRequest) => never,
+) => Promise<Record<string, unknown>>;
+
+/** What pushing needs from the round: the request's facts, the budget, the waits. */
+export interface PushScope {
+  handler: HandlerInfo;
+  request: RequestContext;
+  /** How many times a bad answer to a pushed form is asked again. */
+  maxReasks: number;
+  /**
+   * Whose `signal` is aborted when the client cancels the request: read when a push needs it
+   * (hosts make the signal only then), never copied.
+   */
+  cancellation: { readonly signal: AbortSignal };
+  elicitationTimeoutMs: number;
+  /** Reports compatibility warnings about a schema this handler asks with. */
+  lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
+}
+
+/** What the server builds a `Context` from (internal). */
+export interface ContextInit extends PushScope {
+  flow: Flow;
+  /** The flow's replay record, on rounds where `ctx.ask` replays (no push channel). */
+  replay: FlowReplay;
+  inputResponses: InputResponses | null;
+  requestState: string | null;
+  /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
+  state: unknown;
+  push: PushChannel | undefined;
+  /** A tool started by its handler: create the task, and get the channel its questions go on. */
+  startTask?: (() => Promise<PushChannel>) | undefined;
+  /**
+   * Where the handler's log lines and progress go: the round's request itself, called as an
+   * object (a transport's `log` may be a method).
+   */
+  channel: {
+    log(level: LogLevel, data: unknown): Promise<void>;
+    readonly progress:
+      ((progress: number, total?: number, message?: string) => Promise<void>) | undefined;
+  };
+  /** Tools with an `askFallback`: what answers the asks this client cannot. */
+  fallback?: FallbackAnswers | undefined;
 }

@@ -2,6 +2,7 @@ import {
   AcceptedElicitation,
   CancelledElicitation,
   DeclinedElicitation,
+  EraMismatchError,
   InvalidAnswerError,
   UnsupportedCapabilityError,
   clientFeatureOf,
@@ -11,23 +12,22 @@ import {
   type CreateMessageParams,
   type CreateMessageResult,
   type ElicitationResult,
-  type ElicitationSchema,
   type ElicitRequest,
   type HandlerInfo,
   type InputRequest,
   type Root,
 } from '@parley/core';
-import type { CompiledResponseType } from '@parley/schema';
+import type { CompiledResponseType, ResponseType } from '@parley/schema';
 
 import { readAnswer, toElicitationResult } from '../ask/answers.ts';
-import { compiledOf } from '../ask/builders.ts';
+import { checkAsk, compiledOf } from '../ask/builders.ts';
 import { compiled } from '../ask/compiled.ts';
 import { problemOf, reaskRequest } from '../ask/reask.ts';
-import type { WarningSource } from '../ask/schemaWarnings.ts';
 import { elicitParamsFor } from '../ask/versionSchemas.ts';
 import { randomUUID } from '../utils/randomness.ts';
-import type { RequestContext, UrlElicitation } from './contextTypes.ts';
+import type { ElicitOptions, PushScope, UrlElicitation } from './contextTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
+import type { KeyedAsks } from './replayedAsks.ts';
 
 /**
  * Asking by pushing: the handshake era's server-initiated requests (and a task's questions,
@@ -36,24 +36,32 @@ import type { PushChannel } from './pushChannel.ts';
  * wrong. The `Context` methods `ask`, `elicit`, `elicitUrl`, `sample` and `listRoots` end here.
  */
 
-/** What pushing needs from the round: the request's facts, the budget, the waits. */
-export interface PushScope {
-  handler: HandlerInfo;
-  request: RequestContext;
-  /** How many times a bad answer to a pushed form is asked again. */
-  maxReasks: number;
-  /**
-   * Whose `signal` is aborted when the client cancels the request: read when a push needs it
-   * (hosts make the signal only then), never copied.
-   */
-  cancellation: { readonly signal: AbortSignal };
-  elicitationTimeoutMs: number;
-  /** Reports compatibility warnings about a schema this handler asks with. */
-  lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
-}
-
 function waitFor(scope: PushScope, timeoutMs: number | undefined) {
   return { timeout: timeoutMs ?? scope.elicitationTimeoutMs, signal: scope.cancellation.signal };
+}
+
+/** The strict handshake-era methods, which push or fail. */
+export type PushingApi = 'ctx.elicit()' | 'ctx.elicitUrl()' | 'ctx.sample()' | 'ctx.listRoots()';
+
+/**
+ * The channel `api` pushes on. A modern call has none (except inside a task, where questions
+ * are awaited): the strict handshake-era methods fail there, saying what to use instead.
+ */
+export function pushChannelFor(
+  push: PushChannel | undefined,
+  handler: HandlerInfo,
+  protocolVersion: string,
+  api: PushingApi,
+): PushChannel {
+  if (push === undefined) {
+    throw new EraMismatchError({
+      kind: handler.kind,
+      name: handler.name,
+      protocolVersion,
+      used: api,
+    });
+  }
+  return push;
 }
 
 /** The client can answer `request` at all (its declared capabilities), on either era. */
@@ -101,6 +109,26 @@ export async function pushAsk(
   }
 }
 
+/**
+ * `ctx.askAll` when pushing: one ask after another, each awaited; what this client cannot
+ * answer goes to the tool's fallback instead.
+ */
+export async function pushAll(
+  scope: PushScope,
+  push: PushChannel,
+  asks: Readonly<Record<string, InputRequest>>,
+  canAnswer: (ask: InputRequest) => boolean,
+  fallback: (asks: KeyedAsks) => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  for (const [key, ask] of Object.entries(asks)) {
+    answers[key] = canAnswer(ask)
+      ? await pushAsk(scope, push, ask)
+      : (await fallback([[key, ask]]))[key];
+  }
+  return answers;
+}
+
 /** Push a form, and ask again (saying what was wrong) while the answer does not fit. */
 export async function pushForm<TData>(
   scope: PushScope,
@@ -126,6 +154,32 @@ export async function pushForm<TData>(
       params = elicitParamsFor(reaskRequest(question, problemOf(undefined, error)).params, version);
     }
   }
+}
+
+/**
+ * `ctx.elicit(message, responseType, options)` or `ctx.elicit(ask, options)`: an elicitation,
+ * pushed (a sampling or roots ask is refused: those go through `ctx.ask`).
+ */
+export function pushElicitation(
+  scope: PushScope,
+  push: PushChannel,
+  messageOrAsk: string | ElicitRequest,
+  responseTypeOrOptions: ResponseType | { timeoutMs?: number } | undefined,
+  options: ElicitOptions,
+): Promise<unknown> {
+  if (typeof messageOrAsk !== 'string') {
+    checkAsk('ctx.elicit()', undefined, messageOrAsk);
+    if (messageOrAsk.method !== 'elicitation/create') {
+      throw new TypeError(
+        `ctx.elicit(): ${messageOrAsk.method} is not an elicitation; use ctx.ask(key, ask).`,
+      );
+    }
+    const timeoutMs = (responseTypeOrOptions as { timeoutMs?: number } | undefined)?.timeoutMs;
+    return pushAsk(scope, push, messageOrAsk, timeoutMs);
+  }
+  const { timeoutMs, ...labels } = options;
+  const compiledType = compiled(responseTypeOrOptions as ResponseType, labels);
+  return pushForm(scope, push, messageOrAsk, compiledType, timeoutMs);
 }
 
 /** Push a URL-mode elicitation; an accepted one can tell the client the step finished. */

@@ -1,8 +1,10 @@
 import type { InputRequest } from '@parley/core';
 
 import { readAnswer } from '../ask/answers.ts';
+import { checkAskKey } from '../ask/builders.ts';
+import { checkJson } from '../utils/json.ts';
 import { AskSuspension, suspensions } from './askSuspension.ts';
-import type { AskResolver } from './flowReplay.ts';
+import type { AskResolver, FlowReplay } from './flowReplay.ts';
 
 /**
  * Asking by replay: the modern era's `ctx.ask`. The handler runs again from the top every
@@ -78,4 +80,37 @@ export async function replayAll(
     throw suspension;
   }
   return answers;
+}
+
+/**
+ * A promise rejected with `error` a microtask from now, once the caller has awaited it. The
+ * suspension that ends an asking round is a rejection on every such round; a promise rejected
+ * before anyone listens goes through Node's unhandled-rejection bookkeeping first, which cost
+ * more than the rest of the suspension.
+ */
+export function rejectOnceAwaited<T>(error: unknown): Promise<T> {
+  return new Promise<T>((_resolve, reject) => queueMicrotask(() => reject(error)));
+}
+
+/**
+ * `ctx.remember(key, fn)`: the value `fn` computed on an earlier round of the flow, from the
+ * record; else `fn`'s value now, as JSON would carry it, kept in the record (`replay`) for the
+ * rounds after. Without a record (pushing eras run the handler once) it is just computed.
+ */
+export async function remembered<T>(
+  replay: FlowReplay | undefined,
+  key: string,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  checkAskKey('ctx.remember()', key);
+  if (typeof fn !== 'function') {
+    throw new TypeError(`ctx.remember('${key}'): give a function that computes the value.`);
+  }
+  const recalled = replay?.recall(key);
+  if (recalled !== undefined) return recalled.value as T;
+  const value = await fn();
+  checkJson(`ctx.remember('${key}')`, value);
+  const copy = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
+  replay?.keep(key, copy);
+  return copy as T;
 }

@@ -2,29 +2,31 @@ import { UnsupportedCapabilityError } from '@parley/core';
 import type { AuthInfo, LegacyHttpHandler, ServerNotifier } from '@modelcontextprotocol/server';
 
 import { ModernDispatcher } from '../modern/dispatcher.ts';
-import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
-import type { HeaderReader } from '../modern/headers.ts';
+import { claimsEnvelope } from '../modern/envelope.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { loadSessionServer } from '../handshake/load.ts';
 import { loadSdk } from '../utils/loadSdk.ts';
-import { createBearerGate, type BearerGate, type HttpAuthOptions } from './bearerAuth.ts';
-import { readWebBody, type BodyRead } from './bodyReader.ts';
-import { createMemoryEventStore, type EventStore } from './eventStore.ts';
+import { createBearerGate, type BearerGate } from './bearerAuth.ts';
+import { readWebBody } from './bodyReader.ts';
+import { createMemoryEventStore } from './eventStore.ts';
 import { HostCheck } from './hostCheck.ts';
 import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from '../handler/paramHeaders.ts';
-import { HandshakeSessions, type SessionRequest } from './sessions.ts';
+import type { FetchOptions, HttpOptions } from './httpOptions.ts';
 import {
-  errorJson,
-  errorReply,
-  SSE_HEADERS,
-  type EventSink,
-  type Inbound,
-  type Reply,
-  type Responder,
-} from './wire.ts';
+  SERVED_METHODS,
+  idOf,
+  initializeProblem,
+  isJsonContentType,
+  isModernBody,
+  notJsonRpc,
+  unreadableReply,
+} from './inboundChecks.ts';
+import { HandshakeSessions, type SessionRequest } from './sessions.ts';
+import { webReply, webResponder } from './webHost.ts';
+import { errorJson, errorReply, type Inbound, type Reply, type Responder } from './wire.ts';
 
 /**
  * One HTTP endpoint for both eras, whatever hosts it (`node:http`, a `(req, res)` framework, a
@@ -41,58 +43,6 @@ import {
  * Bad input of any kind gets a `4xx` with a JSON-RPC error that names the problem.
  */
 
-/** HTTP behaviour of a Parley server (`mcp.fetch`, `mcp.nodeHandler`, `mcp.run({ transport: 'http' })`). */
-export interface HttpOptions {
-  /** Give handshake-era clients sessions, so `ctx.elicit()` works over HTTP. Default `true`. */
-  sessions?: boolean;
-  /** A session with no open stream and no request for this long is closed. Default 30 minutes. */
-  sessionIdleTimeoutMs?: number;
-  /** The most handshake-era sessions open at once; past it `initialize` gets `503`. Default 10 000. */
-  maxSessions?: number;
-  /**
-   * A session whose calls lost their stream (the client went away mid-call) and got no stream
-   * back within this is closed, and a pending `ctx.elicit()` of it rejects with a
-   * `SessionClosedError`. Default 30 000.
-   */
-  streamResumeWindowMs?: number;
-  /**
-   * Where handshake-era SSE events are kept so a client whose stream drops can resume it with
-   * `Last-Event-ID`: default a bounded store in memory ({@link createMemoryEventStore}); `false`
-   * turns resumability off.
-   */
-  eventStore?: EventStore | false;
-  /** The SSE `retry` (ms) clients are told to wait before reconnecting a stream. Default 1 000. */
-  sseRetryMs?: number;
-  /**
-   * Accepted `Host` header names (DNS-rebinding protection). `run()` on a loopback host defaults
-   * to the localhost names; `fetch()` and `nodeHandler()` check nothing unless you list names.
-   */
-  allowedHosts?: string[];
-  /** Accepted `Origin` host names; defaults follow `allowedHosts`. */
-  allowedOrigins?: string[];
-  /** The largest request body accepted (`413` past it, even when chunked). Default 4 MiB. */
-  maxBodyBytes?: number;
-  /**
-   * The most request-body bytes held in memory at once, across all requests being read; a
-   * request that would pass it gets `503` with `Retry-After`. Default 64 MiB.
-   */
-  maxBufferedBodyBytes?: number;
-  /**
-   * Require a principal: a bearer token on every request, checked by `verifyToken`; sealed state
-   * is bound to the principal it returns. See {@link HttpAuthOptions}.
-   */
-  auth?: HttpAuthOptions;
-}
-
-/** Per-request inputs of the fetch handler. */
-export interface FetchOptions {
-  /**
-   * A principal the host already authenticated; it binds sealed state to that user (and
-   * `http.auth` is not asked again).
-   */
-  authInfo?: AuthInfo;
-}
-
 /** Why a handshake-era request served without a session cannot ask the client anything. */
 function sessionlessPush(): UnsupportedCapabilityError {
   return new UnsupportedCapabilityError(
@@ -104,83 +54,6 @@ function sessionlessPush(): UnsupportedCapabilityError {
         '(http.sessions), or have the client use the modern protocol (2026-07-28) with the guard pattern.',
     },
   );
-}
-
-/** The methods anything here answers (`OPTIONS`: the OAuth metadata's CORS preflight). */
-const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'DELETE', 'OPTIONS']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `application/json`, with or without parameters. */
-function isJsonContentType(value: string | null): boolean {
-  if (value === null) return false;
-  if (value === 'application/json') return true;
-  const type = value.split(';', 1)[0]?.trim().toLowerCase();
-  return type === 'application/json';
-}
-
-/** Is a parsed body modern traffic? By its envelope claim, or by a modern version header. */
-function isModernBody(body: unknown, versionHeader: string | null): boolean {
-  if (claimsEnvelope(body)) return true;
-  if (versionHeader === null || !isServedModernVersion(versionHeader.trim())) return false;
-  // A modern header on a body without the envelope: the modern path refuses it clearly, unless
-  // it is the legacy handshake itself.
-  const method = (body as { method?: unknown } | null)?.method;
-  return typeof method === 'string' && method !== 'initialize';
-}
-
-/** Why a message is not a JSON-RPC 2.0 message at all, or `undefined`. */
-function notJsonRpc(message: unknown): string | undefined {
-  if (!isRecord(message)) return 'the body is not a JSON-RPC 2.0 message (an object)';
-  if (message.jsonrpc !== '2.0') return 'the message lacks "jsonrpc": "2.0"';
-  if (message.method !== undefined && typeof message.method !== 'string') {
-    return 'the method must be a string';
-  }
-  if (message.method === undefined && !('result' in message) && !('error' in message)) {
-    return 'the message is neither a request, a notification nor a response';
-  }
-  return undefined;
-}
-
-/** Why an `initialize` request is malformed, or `undefined`. */
-function initializeProblem(message: Record<string, unknown>): string | undefined {
-  const params = message.params;
-  if (!isRecord(params)) return 'initialize needs params (an object)';
-  if (typeof params.protocolVersion !== 'string') return 'params.protocolVersion must be a string';
-  if (!isRecord(params.capabilities)) return 'params.capabilities must be an object';
-  const info = params.clientInfo;
-  if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
-    return 'params.clientInfo must be { name, version } (strings)';
-  }
-  if (!('id' in message)) return 'initialize is a request: it needs an id';
-  return undefined;
-}
-
-/** The `id` to echo on an error about a message, when it has a usable one. */
-function idOf(message: unknown): string | number | null {
-  const id = isRecord(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-/** The answer to a body the endpoint could not read. */
-export function unreadableReply(read: Exclude<BodyRead, { kind: 'body' }>, max: number): Reply {
-  switch (read.kind) {
-    case 'too-large':
-      return errorReply(413, -32600, `Request body too large: the limit is ${max} bytes`, {
-        connection: 'close',
-      });
-    case 'busy':
-      return errorReply(
-        503,
-        -32000,
-        'Service Unavailable: the server is reading as many request bodies as it may; try again',
-        { 'retry-after': '1' },
-      );
-    case 'unreadable':
-      return errorReply(400, -32700, `Parse error: ${read.reason}`);
-  }
 }
 
 export class HttpEndpoint {
@@ -458,69 +331,4 @@ export class HttpEndpoint {
 /** What a session keeps of a request (not its body, not its signal: see `SessionRequest`). */
 function sessionRequest(inbound: Inbound): SessionRequest {
   return { method: inbound.method, headers: inbound.headers };
-}
-
-/** A whole answer as a web `Response`. */
-export function webReply(reply: Reply): Response {
-  return new Response(reply.json ?? null, {
-    status: reply.status,
-    headers: {
-      ...(reply.json !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...reply.headers,
-    },
-  });
-}
-
-const encoder = new TextEncoder();
-
-/** A responder whose answer is a web `Response`. */
-function webResponder(): { responder: Responder; response: Promise<Response> } {
-  let resolve!: (response: Response) => void;
-  const response = new Promise<Response>((settle) => (resolve = settle));
-  return {
-    response,
-    responder: {
-      send: (reply) => resolve(webReply(reply)),
-      web: (reply) => resolve(reply),
-      events: (headers, gone): EventSink => {
-        let controller!: ReadableStreamDefaultController<Uint8Array>;
-        const body = new ReadableStream<Uint8Array>({
-          start: (start) => void (controller = start),
-          cancel: () => gone?.(),
-        });
-        resolve(new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
-        return {
-          write: (text) => {
-            try {
-              controller.enqueue(encoder.encode(text));
-            } catch {
-              // The client went away; the request's signal tells the handler.
-            }
-          },
-          end: () => {
-            try {
-              controller.close();
-            } catch {
-              // Cancelled by the client.
-            }
-          },
-        };
-      },
-    },
-  };
-}
-
-/** Node's request headers as a reader (Node keeps their names in lower case). */
-export class NodeHeaders implements HeaderReader {
-  readonly #headers: Record<string, string | string[] | undefined>;
-
-  constructor(headers: Record<string, string | string[] | undefined>) {
-    this.#headers = headers;
-  }
-
-  get(name: string): string | null {
-    const value = this.#headers[name] ?? this.#headers[name.toLowerCase()];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
 }

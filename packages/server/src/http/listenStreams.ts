@@ -1,7 +1,7 @@
 import { JSON_RPC_ERROR_CODES, declaresTasksExtension } from '@parley/core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 
-import type { CheckedRequest } from '../modern/dispatcher.ts';
+import type { CheckedRequest } from '../modern/messages.ts';
 import { SERVER_INFO_KEY } from '../modern/envelope.ts';
 import { capabilitiesOf, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { missingTasksExtension, taskNotification } from '../tasks/modernWire.ts';

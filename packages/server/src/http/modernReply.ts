@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-import type { JsonRpcOut, ModernDispatcher, ModernTransport } from '../modern/dispatcher.ts';
+import type { ModernDispatcher } from '../modern/dispatcher.ts';
+import type { JsonRpcOut, ModernTransport } from '../modern/messages.ts';
 import type { HeaderReader } from '../modern/headers.ts';
 import type { EventSink, Inbound, Responder } from './wire.ts';
 

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import type { HeaderReader } from '../modern/headers.ts';
 import { readNodeBody } from './bodyReader.ts';
-import { NodeHeaders, unreadableReply, type HttpEndpoint } from './httpEndpoint.ts';
+import type { HttpEndpoint } from './httpEndpoint.ts';
+import { unreadableReply } from './inboundChecks.ts';
 import { SSE_HEADERS, type EventSink, type Inbound, type Reply, type Responder } from './wire.ts';
 
 /**
@@ -301,4 +303,19 @@ export function createNodeHandler(
     inbound.body = body;
     await endpoint.serve(inbound, responder);
   };
+}
+
+/** Node's request headers as a reader (Node keeps their names in lower case). */
+export class NodeHeaders implements HeaderReader {
+  readonly #headers: Record<string, string | string[] | undefined>;
+
+  constructor(headers: Record<string, string | string[] | undefined>) {
+    this.#headers = headers;
+  }
+
+  get(name: string): string | null {
+    const value = this.#headers[name] ?? this.#headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
 }

@@ -1,6 +1,7 @@
 import { protectedResourceMetadataPath } from './bearerAuth.ts';
 import { LOOPBACK_HOSTNAMES } from './hostCheck.ts';
-import type { HttpEndpoint, HttpOptions } from './httpEndpoint.ts';
+import type { HttpEndpoint } from './httpEndpoint.ts';
+import type { HttpOptions } from './httpOptions.ts';
 import { listenerLimits } from './limits.ts';
 import { listenNode, type CloseOptions } from './nodeListener.ts';
 

@@ -1,15 +1,10 @@
-import {
-  JSON_RPC_ERROR_CODES,
-  MODERN_PROTOCOL_VERSIONS,
-  type JsonRpcErrorObject,
-} from '@parley/core';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import { JSON_RPC_ERROR_CODES, MODERN_PROTOCOL_VERSIONS } from '@parley/core';
 
 import { complete } from '../runtime/completion.ts';
-import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
+import type { RequestContext } from '../handler/contextTypes.ts';
 import { paramHeaderMismatch, type ParamHeader } from '../handler/paramHeaders.ts';
 import { serveList, type ListMethod } from '../runtime/lists.ts';
-import type { RoundReply, RoundRequest } from '../round/request.ts';
+import type { RoundReply } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
@@ -17,8 +12,11 @@ import { tasksExtensionCapability } from '../tasks/modernWire.ts';
 import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { encodeResult } from './encode.ts';
-import { metaOf, readEnvelope, type Envelope } from './envelope.ts';
-import { checkHeaders, mcpNameProblem, mirroredHeaders, type HeaderReader } from './headers.ts';
+import { checkRequest, errorReply } from './checkRequest.ts';
+import type { Envelope } from './envelope.ts';
+import type { HeaderReader } from './headers.ts';
+import type { CheckedRequest, ModernReply, ModernTransport } from './messages.ts';
+import { ModernRound } from './modernRound.ts';
 
 /**
  * The modern era (2026-07-28), served by Parley itself: one JSON-RPC request in, one response
@@ -27,71 +25,8 @@ import { checkHeaders, mcpNameProblem, mirroredHeaders, type HeaderReader } from
  * method: discovery, the lists, completion, or a round of the pipeline.
  */
 
-/** A JSON-RPC message this dispatcher sends. */
-export type JsonRpcOut =
-  | { jsonrpc: '2.0'; id: string | number | null; result: Record<string, unknown> }
-  | { jsonrpc: '2.0'; id: string | number | null; error: JsonRpcErrorObject }
-  | { jsonrpc: '2.0'; method: string; params: Record<string, unknown> };
-
-/** What the transport a request came over gives the dispatcher. */
-export interface ModernTransport {
-  /** HTTP only: request headers (the header rules of SEP-2243 apply only when present). */
-  headers?: HeaderReader;
-  /** A principal the host already authenticated. */
-  authInfo?: AuthInfo | undefined;
-  /**
-   * Aborted when the client cancels the request or goes away. Read only when needed (it may be a
-   * getter that makes the signal then), so pass it on by getter, never by copying.
-   */
-  readonly signal: AbortSignal;
-  /** Send a notification related to the request (progress, log). */
-  notify(message: JsonRpcOut): void;
-}
-
-/** A request that passed the validation ladder: its id, method, params and envelope. */
-export interface CheckedRequest {
-  id: string | number;
-  method: string;
-  params: Record<string, unknown>;
-  envelope: Envelope;
-}
-
-/** The dispatcher's answer: the message to send (none for a notification) and its HTTP status. */
-export interface ModernReply {
-  status: number;
-  message?: JsonRpcOut;
-}
-
-const LEVELS: readonly LogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function errorReply(
-  status: number,
-  id: string | number | null,
-  code: number,
-  message: string,
-  data?: unknown,
-): ModernReply {
-  return {
-    status,
-    message: {
-      jsonrpc: '2.0',
-      id,
-      error: { code, message, ...(data !== undefined ? { data } : {}) },
-    },
-  };
 }
 
 const LIST_METHODS: ReadonlySet<string> = new Set([
@@ -140,87 +75,7 @@ export class ModernDispatcher {
    * methods served outside {@link handle} (the `subscriptions/listen` stream).
    */
   check(message: unknown, headers: HeaderReader | undefined): ModernReply | CheckedRequest {
-    if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-      return errorReply(
-        400,
-        null,
-        JSON_RPC_ERROR_CODES.invalidRequest,
-        'Invalid Request: not a JSON-RPC 2.0 request',
-      );
-    }
-    const { method } = message;
-    if (!('id' in message)) return { status: 202 }; // a notification: acknowledged, nothing to run
-    const { id } = message;
-    if (typeof id !== 'string' && typeof id !== 'number') {
-      return errorReply(
-        400,
-        null,
-        JSON_RPC_ERROR_CODES.invalidRequest,
-        'Invalid Request: the id must be a string or a number',
-      );
-    }
-    if (message.params !== undefined && !isRecord(message.params)) {
-      return errorReply(
-        400,
-        id,
-        JSON_RPC_ERROR_CODES.invalidRequest,
-        'Invalid Request: params must be an object',
-      );
-    }
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    const meta = metaOf(message);
-
-    // The mirrored headers are read once; the mismatches are checked before the envelope, the
-    // missing ones once the envelope is known to be valid.
-    const mirrored = headers === undefined ? undefined : mirroredHeaders(headers);
-    if (mirrored !== undefined) {
-      const mismatch = checkHeaders(mirrored, method, meta, 'present');
-      if (mismatch !== undefined)
-        return errorReply(400, id, -32020, mismatch.message, mismatch.data);
-    }
-    if (meta === undefined || !('io.modelcontextprotocol/protocolVersion' in meta)) {
-      return errorReply(
-        400,
-        id,
-        JSON_RPC_ERROR_CODES.invalidParams,
-        'Invalid params: a protocol revision 2026-07-28 request must carry the per-request envelope in params._meta (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)',
-        {
-          envelope: {
-            missing: meta === undefined ? ['_meta'] : ['io.modelcontextprotocol/protocolVersion'],
-          },
-        },
-      );
-    }
-    const envelope = readEnvelope(meta);
-    if ('problem' in envelope) {
-      return errorReply(
-        400,
-        id,
-        JSON_RPC_ERROR_CODES.invalidParams,
-        `Invalid _meta envelope for protocol revision 2026-07-28: ${envelope.key}: ${envelope.problem}`,
-        { envelope },
-      );
-    }
-    if (!MODERN_PROTOCOL_VERSIONS.includes(envelope.protocolVersion)) {
-      return errorReply(
-        400,
-        id,
-        -32022,
-        `Unsupported protocol version: ${envelope.protocolVersion}`,
-        {
-          supported: [...MODERN_PROTOCOL_VERSIONS],
-          requested: envelope.protocolVersion,
-        },
-      );
-    }
-    if (headers !== undefined && mirrored !== undefined) {
-      const missing = checkHeaders(mirrored, method, meta, 'required');
-      if (missing !== undefined) return errorReply(400, id, -32020, missing.message, missing.data);
-      const name = mcpNameProblem(headers, method, params);
-      if (name !== undefined) return errorReply(400, id, -32020, name.message, name.data);
-    }
-
-    return { id, method, params, envelope };
+    return checkRequest(message, headers);
   }
 
   /** Serve one message that claims (or, by its HTTP header, should carry) the envelope. */
@@ -346,93 +201,4 @@ export class ModernDispatcher {
     if (method.startsWith('prompts/')) return runtime.prompts.size > 0;
     return hasResources(runtime);
   }
-}
-
-/**
- * One modern round as the pipeline gets it. A class, not an object literal: a literal with a
- * getter (the signal, read through so it is made only when something asks) is built slowly and
- * lands in dictionary mode, and this is made for every round.
- */
-class ModernRound implements RoundRequest {
-  readonly method: RoundMethod;
-  readonly params: Record<string, unknown>;
-  readonly inputResponses: unknown;
-  readonly requestState: unknown;
-  readonly request: RequestContext;
-  readonly progress: RoundRequest['progress'];
-  readonly push: undefined = undefined;
-  readonly projectToolResult: RoundRequest['projectToolResult'] = appendTextFallback;
-  readonly #envelope: Envelope;
-  readonly #transport: ModernTransport;
-
-  constructor(
-    method: RoundMethod,
-    params: Record<string, unknown>,
-    inputResponses: unknown,
-    requestState: unknown,
-    request: RequestContext,
-    envelope: Envelope,
-    transport: ModernTransport,
-  ) {
-    this.method = method;
-    this.params = params;
-    this.inputResponses = inputResponses;
-    this.requestState = requestState;
-    this.request = request;
-    this.#envelope = envelope;
-    this.#transport = transport;
-    const token = envelope.progressToken;
-    // A function only when the request carries a progress token (few do).
-    this.progress =
-      token === undefined
-        ? undefined
-        : async (progress, total, message) =>
-            transport.notify({
-              jsonrpc: '2.0',
-              method: 'notifications/progress',
-              params: {
-                progressToken: token,
-                progress,
-                ...(total !== undefined ? { total } : {}),
-                ...(message !== undefined ? { message } : {}),
-              },
-            });
-  }
-
-  get signal(): AbortSignal {
-    return this.#transport.signal;
-  }
-
-  /**
-   * A method, not a closure made per round: a closure over the transport, kept on every
-   * round's request, made V8 keep each request's whole object graph (request, response, body)
-   * through young-generation collections, which then cost more than the rest of the round.
-   */
-  async log(level: LogLevel, data: unknown): Promise<void> {
-    const wanted = this.#envelope.logLevel;
-    if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel)) return;
-    this.#transport.notify({
-      jsonrpc: '2.0',
-      method: 'notifications/message',
-      params: { level, data },
-    });
-  }
-}
-
-/**
- * SEP-2106 on the modern wire: structured content is sent as it is; one that is not an object
- * also gets its JSON as text, for clients that read only `content`.
- */
-function appendTextFallback<T extends { content: unknown[]; structuredContent?: unknown }>(
-  result: T,
-): T {
-  const structured = result.structuredContent;
-  if (structured === undefined || (isRecord(structured) && !Array.isArray(structured)))
-    return result;
-  const hasText = result.content.some((block) => isRecord(block) && block.type === 'text');
-  if (hasText) return result;
-  return {
-    ...result,
-    content: [...result.content, { type: 'text', text: JSON.stringify(structured) }],
-  };
 }

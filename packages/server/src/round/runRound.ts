@@ -8,7 +8,8 @@ import {
 import type { MiddlewareContext } from '@parley/middleware';
 import type { RequestBinding } from '@parley/state-sealing';
 
-import { Context, type FallbackAnswers } from '../handler/context.ts';
+import { Context } from '../handler/context.ts';
+import type { FallbackAnswers } from '../handler/contextTypes.ts';
 import { fallbackAnswers } from '../handler/fallback/answers.ts';
 import { FlowReplay } from '../handler/flowReplay.ts';
 import type { RoundEnvelope } from './envelope.ts';
@@ -102,7 +103,7 @@ export async function runRound(
           ),
         };
   const replay = new FlowReplay(envelope, opened.answers, opened.asked);
-  const context = new Context({
+  const context: Context = new Context({
     handler: target.handler,
     request: req.request,
     flow,
@@ -123,7 +124,8 @@ export async function runRound(
     channel: req,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
     lintSchema: runtime.lintSchema,
-    fallback: fallbackOf(target),
+    // Read when the fallback runs, once the context exists.
+    fallback: fallbackOf(target, (): Context => context),
   });
 
   const terminal = new Terminal(runtime, target, args, context, opened, replay);
@@ -180,11 +182,11 @@ export async function runRound(
 }
 
 /** A tool's `askFallback`, answering what this client cannot, from this round's arguments. */
-function fallbackOf(target: RoundTarget): FallbackAnswers | undefined {
+function fallbackOf(target: RoundTarget, context: () => Context): FallbackAnswers | undefined {
   const fallback = target.tool?.fallback;
   if (fallback === undefined) return undefined;
   const round = { tool: target.handler.name, fallback, arguments: target.askArguments };
-  return (asks, context, fail) => fallbackAnswers(round, context, asks, fail);
+  return (asks, fail) => fallbackAnswers(round, context(), asks, fail);
 }
 
 /** A final result, checked and shaped for the wire. */

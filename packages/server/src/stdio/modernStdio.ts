@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
-import type { JsonRpcOut, ModernDispatcher } from '../modern/dispatcher.ts';
+import type { ModernDispatcher } from '../modern/dispatcher.ts';
+import type { JsonRpcOut } from '../modern/messages.ts';
 import { claimsEnvelope } from '../modern/envelope.ts';
 
 /**

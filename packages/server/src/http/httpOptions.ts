@@ -1,0 +1,58 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
+import type { HttpAuthOptions } from './bearerAuth.ts';
+import type { EventStore } from './eventStore.ts';
+
+/** What an HTTP endpoint can be asked to do, by the server's `http` options and per request. */
+
+/** HTTP behaviour of a Parley server (`mcp.fetch`, `mcp.nodeHandler`, `mcp.run({ transport: 'http' })`). */
+export interface HttpOptions {
+  /** Give handshake-era clients sessions, so `ctx.elicit()` works over HTTP. Default `true`. */
+  sessions?: boolean;
+  /** A session with no open stream and no request for this long is closed. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** The most handshake-era sessions open at once; past it `initialize` gets `503`. Default 10 000. */
+  maxSessions?: number;
+  /**
+   * A session whose calls lost their stream (the client went away mid-call) and got no stream
+   * back within this is closed, and a pending `ctx.elicit()` of it rejects with a
+   * `SessionClosedError`. Default 30 000.
+   */
+  streamResumeWindowMs?: number;
+  /**
+   * Where handshake-era SSE events are kept so a client whose stream drops can resume it with
+   * `Last-Event-ID`: default a bounded store in memory (`createMemoryEventStore`); `false`
+   * turns resumability off.
+   */
+  eventStore?: EventStore | false;
+  /** The SSE `retry` (ms) clients are told to wait before reconnecting a stream. Default 1 000. */
+  sseRetryMs?: number;
+  /**
+   * Accepted `Host` header names (DNS-rebinding protection). `run()` on a loopback host defaults
+   * to the localhost names; `fetch()` and `nodeHandler()` check nothing unless you list names.
+   */
+  allowedHosts?: string[];
+  /** Accepted `Origin` host names; defaults follow `allowedHosts`. */
+  allowedOrigins?: string[];
+  /** The largest request body accepted (`413` past it, even when chunked). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * The most request-body bytes held in memory at once, across all requests being read; a
+   * request that would pass it gets `503` with `Retry-After`. Default 64 MiB.
+   */
+  maxBufferedBodyBytes?: number;
+  /**
+   * Require a principal: a bearer token on every request, checked by `verifyToken`; sealed state
+   * is bound to the principal it returns. See {@link HttpAuthOptions}.
+   */
+  auth?: HttpAuthOptions;
+}
+
+/** Per-request inputs of the fetch handler. */
+export interface FetchOptions {
+  /**
+   * A principal the host already authenticated; it binds sealed state to that user (and
+   * `http.auth` is not asked again).
+   */
+  authInfo?: AuthInfo;
+}

@@ -1,0 +1,118 @@
+import { JSON_RPC_ERROR_CODES, MODERN_PROTOCOL_VERSIONS } from '@parley/core';
+
+import { metaOf, readEnvelope } from './envelope.ts';
+import { checkHeaders, mcpNameProblem, mirroredHeaders, type HeaderReader } from './headers.ts';
+import type { CheckedRequest, ModernReply } from './messages.ts';
+
+/**
+ * The validation ladder every modern request climbs before anything runs: the JSON-RPC shape,
+ * the `_meta` envelope, the protocol version, and (over HTTP) the headers that mirror the body.
+ * Each rung that fails is the error reply that names it.
+ */
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function errorReply(
+  status: number,
+  id: string | number | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): ModernReply {
+  return {
+    status,
+    message: {
+      jsonrpc: '2.0',
+      id,
+      error: { code, message, ...(data !== undefined ? { data } : {}) },
+    },
+  };
+}
+
+export function checkRequest(
+  message: unknown,
+  headers: HeaderReader | undefined,
+): ModernReply | CheckedRequest {
+  if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+    return errorReply(
+      400,
+      null,
+      JSON_RPC_ERROR_CODES.invalidRequest,
+      'Invalid Request: not a JSON-RPC 2.0 request',
+    );
+  }
+  const { method } = message;
+  if (!('id' in message)) return { status: 202 }; // a notification: acknowledged, nothing to run
+  const { id } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') {
+    return errorReply(
+      400,
+      null,
+      JSON_RPC_ERROR_CODES.invalidRequest,
+      'Invalid Request: the id must be a string or a number',
+    );
+  }
+  if (message.params !== undefined && !isRecord(message.params)) {
+    return errorReply(
+      400,
+      id,
+      JSON_RPC_ERROR_CODES.invalidRequest,
+      'Invalid Request: params must be an object',
+    );
+  }
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  const meta = metaOf(message);
+
+  // The mirrored headers are read once; the mismatches are checked before the envelope, the
+  // missing ones once the envelope is known to be valid.
+  const mirrored = headers === undefined ? undefined : mirroredHeaders(headers);
+  if (mirrored !== undefined) {
+    const mismatch = checkHeaders(mirrored, method, meta, 'present');
+    if (mismatch !== undefined) return errorReply(400, id, -32020, mismatch.message, mismatch.data);
+  }
+  if (meta === undefined || !('io.modelcontextprotocol/protocolVersion' in meta)) {
+    return errorReply(
+      400,
+      id,
+      JSON_RPC_ERROR_CODES.invalidParams,
+      'Invalid params: a protocol revision 2026-07-28 request must carry the per-request envelope in params._meta (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)',
+      {
+        envelope: {
+          missing: meta === undefined ? ['_meta'] : ['io.modelcontextprotocol/protocolVersion'],
+        },
+      },
+    );
+  }
+  const envelope = readEnvelope(meta);
+  if ('problem' in envelope) {
+    return errorReply(
+      400,
+      id,
+      JSON_RPC_ERROR_CODES.invalidParams,
+      `Invalid _meta envelope for protocol revision 2026-07-28: ${envelope.key}: ${envelope.problem}`,
+      { envelope },
+    );
+  }
+  if (!MODERN_PROTOCOL_VERSIONS.includes(envelope.protocolVersion)) {
+    return errorReply(
+      400,
+      id,
+      -32022,
+      `Unsupported protocol version: ${envelope.protocolVersion}`,
+      {
+        supported: [...MODERN_PROTOCOL_VERSIONS],
+        requested: envelope.protocolVersion,
+      },
+    );
+  }
+  if (headers !== undefined && mirrored !== undefined) {
+    const missing = checkHeaders(mirrored, method, meta, 'required');
+    if (missing !== undefined) return errorReply(400, id, -32020, missing.message, missing.data);
+    const name = mcpNameProblem(headers, method, params);
+    if (name !== undefined) return errorReply(400, id, -32020, name.message, name.data);
+  }
+
+  return { id, method, params, envelope };
+}
