@@ -6,7 +6,7 @@ import { SERVER_INFO_KEY } from '../modern/envelope.ts';
 import { capabilitiesOf, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { missingTasksExtension, taskNotification } from '../tasks/modernWire.ts';
 import { hasTaskTools } from '../tasks/taskCalls.ts';
-import type { TaskAccess } from '../tasks/taskEngine.ts';
+import type { TaskAccess } from '../tasks/taskEngineTypes.ts';
 import { isFinished, type TaskRecord } from '../tasks/taskRecord.ts';
 import type { EventSink, Reply } from './wire.ts';
 

@@ -24,7 +24,8 @@ import {
   unknownTask,
   type TaskMethod,
 } from './modernWire.ts';
-import type { TaskAccess, TaskEngine } from './taskEngine.ts';
+import type { TaskEngine } from './taskEngine.ts';
+import type { TaskAccess } from './taskEngineTypes.ts';
 import { isFinished, type TaskRecord } from './taskRecord.ts';
 
 /**

@@ -11,7 +11,8 @@ import {
   readLegacyTaskParam,
 } from './legacyWire.ts';
 import { createTaskResult, decideModernTask } from './modernWire.ts';
-import type { TaskEngine, TaskIO } from './taskEngine.ts';
+import type { TaskEngine } from './taskEngine.ts';
+import type { TaskIO } from './taskEngineTypes.ts';
 import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import { taskPushChannel } from './taskPushChannel.ts';
 import { isFinished, statusMessageOf, type TaskRecord, type TaskScope } from './taskRecord.ts';

@@ -1,38 +1,26 @@
-import {
-  ParleyError,
-  TaskCancelledError,
-  UnsupportedCapabilityError,
-  clientFeatureOf,
-  missingCapabilities,
-  supportsRequest,
-  type InputRequest,
-  type InputRequests,
-  type InputResponses,
-  type JsonRpcErrorObject,
-} from '@parley/core';
+import { ParleyError } from '@parley/core';
 
-import { askInfoOf } from '../ask/builders.ts';
 import { randomUUID } from '../utils/randomness.ts';
-import { askedEntryOf } from '../ask/asked.ts';
-import { elicitRequestFor } from '../ask/versionSchemas.ts';
-import { systemClock, type CancelTimer, type Clock } from './clock.ts';
-import { taskExpiresAt, isFinished, type TaskRecord, type TaskScope } from './taskRecord.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { LocalTasks } from './localTasks.ts';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_REASKS,
+  type CancelOutcome,
+  type ReportFailure,
+  type TaskAccess,
+  type TaskEngineOptions,
+  type TaskStart,
+} from './taskEngineTypes.ts';
+import { heartbeatMs } from './taskHeartbeat.ts';
+import { isFinished, type TaskRecord } from './taskRecord.ts';
 import { createMemoryTaskStore, taskListOwner, type TaskStore } from './taskStore.ts';
 import {
   hasLostOwner,
   newTaskRecord,
-  takeAnswers,
   withCancel,
   withInputResponses,
-  withInputs,
-  withLeaseRenewed,
-  withOutcome,
   withOwnerLost,
-  withProgress,
-  withStatusMessage,
-  withoutWaiter,
-  type NewInput,
-  type TaskOutcome,
   type UpdateReport,
 } from './taskTransitions.ts';
 
@@ -46,85 +34,18 @@ import {
  * a cancel, or the question's own timeout ends the wait. The owner renews a lease on each of
  * its tasks; a task whose owner stopped renewing is `failed` with the reason, never left
  * `working` forever.
+ *
+ * This file is the engine's face and the part any replica serves for any task (get, update,
+ * cancel, list, waiting for the end): reads and writes of the shared store. What only the
+ * owning replica does is beside it: running the handlers (localTasks.ts), their waits for
+ * answers (taskWaiters.ts, with the questions from taskQuestions.ts), and the lease heartbeat
+ * (taskHeartbeat.ts); the shapes callers use are in taskEngineTypes.ts.
  */
-
-/** Who is asking about a task. */
-export interface TaskAccess {
-  /** The authenticated principal, if any: a task started by a principal is only its own. */
-  principal?: string;
-  /** Handshake era: the session asking, for `tasks/list`. */
-  sessionId?: string;
-}
-
-/** What a task's handler gets: its id, its signal, and the way to ask and to report. */
-export interface TaskIO {
-  readonly taskId: string;
-  /** Aborted when the task is cancelled, expires, fails elsewhere, or the server closes. */
-  readonly signal: AbortSignal;
-  /**
-   * Put questions on the task and wait for every answer, by the keys given. Questions of a
-   * kind the client cannot answer fail with `UnsupportedCapabilityError` (optional asks are
-   * left out instead). A bad form answer has already been asked again, up to the budget.
-   */
-  ask(
-    inputs: InputRequests,
-    options?: { timeoutMs?: number; signal?: AbortSignal },
-  ): Promise<InputResponses>;
-  /** What the task is doing, for the client to show; `undefined` clears it. */
-  setStatusMessage(message: string | undefined): Promise<void>;
-  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
-}
-
-/** What starting a task needs. */
-export interface TaskStart {
-  scope: TaskScope;
-  /** How long the task is kept after it starts; `null`: no limit. */
-  ttlMs: number | null;
-  pollIntervalMs: number;
-  statusMessage?: string;
-  /** The work. Its outcome is the task's; a throw is an internal error (`failed`). */
-  run(io: TaskIO): Promise<TaskOutcome>;
-}
-
-export interface TaskEngineOptions {
-  store?: TaskStore;
-  clock?: Clock;
-  /** This replica's name in task leases. Default: a random id. */
-  replicaId?: string;
-  /** How long a replica's hold on its tasks lasts without a heartbeat. Default 30 s. */
-  leaseMs?: number;
-  /** How many times a bad answer to one question is asked again. Default 3. */
-  maxReasks?: number;
-  /** Failures of the engine's own machinery (a store outage during a heartbeat, …). */
-  report?: (error: unknown, where: { method: string; target: string }) => void;
-}
-
-/** What `tasks/cancel` found. */
-export type CancelOutcome = 'cancelled' | 'already-ended' | 'unknown';
-
-export const DEFAULT_LEASE_MS = 30_000;
-const DEFAULT_MAX_REASKS = 3;
-
-interface Waiter {
-  resolve(answers: InputResponses): void;
-  /** Its questions are on the task: from now on, none outstanding means all answered. */
-  posted: boolean;
-  taking: boolean;
-}
-
-interface LocalTask {
-  controller: AbortController;
-  waiters: Map<string, Waiter>;
-  stop: (() => void)[];
-}
 
 function defaultReport(error: unknown, where: { method: string; target: string }): void {
   // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
   console.error(`[parley] ${where.method} ${where.target}: ${String(error)}`);
 }
-
-/** The error a task whose handler threw something that is not a protocol error ends with. */
-const INTERNAL: JsonRpcErrorObject = { code: -32603, message: 'Internal error' };
 
 export class TaskEngine {
   readonly replicaId: string;
@@ -132,9 +53,8 @@ export class TaskEngine {
   readonly #clock: Clock;
   readonly #leaseMs: number;
   readonly #maxReasks: number;
-  readonly #report: NonNullable<TaskEngineOptions['report']>;
-  readonly #local = new Map<string, LocalTask>();
-  #heartbeat: CancelTimer | undefined;
+  readonly #report: ReportFailure;
+  readonly #local: LocalTasks;
   #closed = false;
 
   constructor(options: TaskEngineOptions = {}) {
@@ -149,6 +69,13 @@ export class TaskEngine {
         `TaskEngine: leaseMs must be a whole number of milliseconds >= 3 (got ${String(options.leaseMs)}).`,
       );
     }
+    this.#local = new LocalTasks({
+      store: this.#store,
+      clock: this.#clock,
+      replicaId: this.replicaId,
+      leaseMs: this.#leaseMs,
+      report: this.#report,
+    });
   }
 
   get store(): TaskStore {
@@ -179,25 +106,7 @@ export class TaskEngine {
       ...(init.statusMessage !== undefined ? { statusMessage: init.statusMessage } : {}),
     });
     await this.#store.create(record);
-    const local: LocalTask = { controller: new AbortController(), waiters: new Map(), stop: [] };
-    this.#local.set(record.taskId, local);
-    local.stop.push(
-      this.#store.watch(record.taskId, (changed) => this.#observe(record.taskId, changed)),
-    );
-    const expiresAt = taskExpiresAt(record);
-    if (expiresAt !== Infinity) {
-      local.stop.push(
-        this.#clock.setTimer(
-          () =>
-            local.controller.abort(
-              new ParleyError('internal', `Task ${record.taskId} reached the end of its ttl.`),
-            ),
-          expiresAt - now,
-        ),
-      );
-    }
-    this.#armHeartbeat();
-    void this.#run(record.taskId, local, init.run);
+    this.#local.start(record, now, init.run);
     return record;
   }
 
@@ -279,7 +188,7 @@ export class TaskEngine {
       let wake: () => void = () => {};
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const stopWatching = this.#store.watch(taskId, () => wake());
-      const stopTimer = this.#clock.setTimer(() => wake(), this.#beatMs());
+      const stopTimer = this.#clock.setTimer(() => wake(), heartbeatMs(this.#leaseMs));
       const onAbort = (): void => wake();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -305,269 +214,7 @@ export class TaskEngine {
    */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#heartbeat?.();
-    this.#heartbeat = undefined;
-    const error: JsonRpcErrorObject = {
-      code: -32603,
-      message: 'The server stopped before this task finished; call the tool again.',
-      data: { reason: 'server_stopped' },
-    };
-    await Promise.all(
-      [...this.#local.keys()].map((taskId) =>
-        this.#store
-          .update(taskId, (current) =>
-            withOutcome(current, { kind: 'error', error }, this.#clock.now()),
-          )
-          .catch((failure: unknown) => this.#report(failure, { method: 'tasks', target: taskId })),
-      ),
-    );
-    for (const local of this.#local.values()) {
-      local.controller.abort(new ParleyError('internal', 'The server stopped.'));
-    }
-  }
-
-  async #run(taskId: string, local: LocalTask, run: TaskStart['run']): Promise<void> {
-    const io = this.#io(taskId, local);
-    let outcome: TaskOutcome;
-    try {
-      outcome = await run(io);
-    } catch (error) {
-      if (!local.controller.signal.aborted)
-        this.#report(error, { method: 'tools/call', target: taskId });
-      outcome = { kind: 'error', error: INTERNAL };
-    }
-    try {
-      // A task cancelled, expired or failed meanwhile keeps that end (withOutcome refuses).
-      await this.#store.update(taskId, (current) =>
-        withOutcome(current, outcome, this.#clock.now()),
-      );
-    } catch (error) {
-      this.#report(error, { method: 'tools/call', target: taskId });
-    } finally {
-      for (const stop of local.stop) stop();
-      this.#local.delete(taskId);
-      if (this.#local.size === 0) {
-        this.#heartbeat?.();
-        this.#heartbeat = undefined;
-      }
-    }
-  }
-
-  #io(taskId: string, local: LocalTask): TaskIO {
-    const signal = local.controller.signal;
-    const write = async (
-      change: (current: TaskRecord) => TaskRecord | undefined,
-    ): Promise<void> => {
-      await this.#store.update(taskId, change);
-    };
-    return {
-      taskId,
-      signal,
-      ask: (inputs, options = {}) => this.#ask(taskId, local, inputs, options),
-      setStatusMessage: (message) =>
-        write((current) => withStatusMessage(current, message, this.#clock.now())),
-      reportProgress: (progress, total, message) =>
-        write((current) =>
-          withProgress(
-            current,
-            {
-              progress,
-              ...(total !== undefined ? { total } : {}),
-              ...(message !== undefined ? { message } : {}),
-            },
-            this.#clock.now(),
-          ),
-        ),
-    };
-  }
-
-  async #ask(
-    taskId: string,
-    local: LocalTask,
-    inputs: InputRequests,
-    options: { timeoutMs?: number; signal?: AbortSignal },
-  ): Promise<InputResponses> {
-    const taskSignal = local.controller.signal;
-    taskSignal.throwIfAborted();
-    options.signal?.throwIfAborted();
-    const record = await this.#store.get(taskId);
-    if (record === undefined) throw new ParleyError('internal', `Task ${taskId} no longer exists.`);
-    const questions = this.#questionsFor(record, inputs);
-    if (questions.length === 0) return {};
-
-    const waiterId = randomUUID();
-    let resolve: (answers: InputResponses) => void = () => {};
-    const answered = new Promise<InputResponses>((done) => (resolve = done));
-    const waiter: Waiter = { resolve, posted: false, taking: false };
-    local.waiters.set(waiterId, waiter);
-    const cleanups: (() => void)[] = [() => local.waiters.delete(waiterId)];
-    const givenUp = new Promise<never>((_, reject) => {
-      const onAbort = (event: Event): void =>
-        reject((event.target as AbortSignal).reason ?? new Error('aborted'));
-      for (const signal of [taskSignal, options.signal]) {
-        if (signal === undefined) continue;
-        signal.addEventListener('abort', onAbort, { once: true });
-        cleanups.push(() => signal.removeEventListener('abort', onAbort));
-      }
-      if (options.timeoutMs !== undefined && options.timeoutMs !== Infinity) {
-        const timeoutMs = options.timeoutMs;
-        cleanups.push(
-          this.#clock.setTimer(
-            () =>
-              reject(
-                new ParleyError(
-                  'internal',
-                  `No answer to ${questions.map((q) => `'${q.name}'`).join(', ')} within ${timeoutMs} ms.`,
-                ),
-              ),
-            timeoutMs,
-          ),
-        );
-      }
-    });
-    givenUp.catch(() => {});
-    try {
-      await this.#store.update(
-        taskId,
-        (current) =>
-          withInputs(
-            current,
-            questions.map((q) => ({ ...q, waiter: waiterId })),
-            this.#clock.now(),
-          )?.record,
-      );
-      waiter.posted = true;
-      // An answer that came before this wait was marked posted was not acted on: look again.
-      this.#observe(taskId, await this.#store.get(taskId));
-      return await Promise.race([answered, givenUp]);
-    } catch (error) {
-      // The questions leave the task: nobody waits for their answers any more.
-      await this.#store
-        .update(taskId, (current) => withoutWaiter(current, waiterId, this.#clock.now()))
-        .catch(() => undefined);
-      throw error;
-    } finally {
-      for (const cleanup of cleanups) cleanup();
-    }
-  }
-
-  /**
-   * The questions as they go on the task: only those the client declared it can answer
-   * (optional ones it cannot are left out), elicitations in the client's version's vocabulary.
-   */
-  #questionsFor(record: TaskRecord, inputs: InputRequests): Omit<NewInput, 'waiter'>[] {
-    if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
-      throw new TypeError('ask: give an object of input requests by key.');
-    }
-    const { clientCapabilities, protocolVersion } = record.scope;
-    const unanswerable: InputRequest[] = [];
-    const questions: Omit<NewInput, 'waiter'>[] = [];
-    for (const [name, request] of Object.entries(inputs)) {
-      if (!supportsRequest(clientCapabilities, request)) {
-        if (askInfoOf(request)?.optional !== true) unanswerable.push(request);
-        continue;
-      }
-      questions.push({
-        name,
-        request:
-          request.method === 'elicitation/create'
-            ? elicitRequestFor(request, protocolVersion)
-            : request,
-        asked: askedEntryOf(request),
-      });
-    }
-    const missing = missingCapabilities(clientCapabilities, unanswerable);
-    if (missing !== undefined) {
-      throw new UnsupportedCapabilityError(
-        { feature: clientFeatureOf(missing), requiredCapabilities: missing },
-        {
-          message: `The client that started this task did not declare the capabilities its questions need: ${JSON.stringify(missing)}`,
-        },
-      );
-    }
-    return questions;
-  }
-
-  /** A change to one of this replica's tasks: resume waiters, or stop the handler. */
-  #observe(taskId: string, record: TaskRecord | undefined): void {
-    const local = this.#local.get(taskId);
-    if (local === undefined) return;
-    if (record === undefined) {
-      local.controller.abort(new ParleyError('internal', `Task ${taskId} no longer exists.`));
-      return;
-    }
-    if (isFinished(record) || record.lease.owner !== this.replicaId) {
-      local.controller.abort(
-        record.status === 'cancelled'
-          ? new TaskCancelledError({
-              taskId,
-              ...(record.statusMessage !== undefined
-                ? { statusMessage: record.statusMessage }
-                : {}),
-            })
-          : new ParleyError(
-              'internal',
-              record.status === 'failed' && record.error !== undefined
-                ? `Task ${taskId} failed: ${record.error.message}`
-                : `Task ${taskId} ended elsewhere (${record.status}).`,
-            ),
-      );
-      return;
-    }
-    for (const [waiterId, waiter] of local.waiters) {
-      if (waiter.taking || !waiter.posted) continue;
-      const ready = Object.values(record.inputRequests).every(
-        (pending) => pending.waiter !== waiterId,
-      );
-      if (!ready) continue;
-      waiter.taking = true;
-      void this.#take(taskId, waiterId, waiter);
-    }
-  }
-
-  async #take(taskId: string, waiterId: string, waiter: Waiter): Promise<void> {
-    let answers: InputResponses | undefined;
-    try {
-      await this.#store.update(taskId, (current) => {
-        const taken = takeAnswers(current, waiterId, this.#clock.now());
-        answers = taken?.answers;
-        return taken?.record;
-      });
-    } catch (error) {
-      this.#report(error, { method: 'tasks/update', target: taskId });
-    }
-    if (answers !== undefined) waiter.resolve(answers);
-    else waiter.taking = false;
-  }
-
-  #beatMs(): number {
-    return Math.max(1, Math.floor(this.#leaseMs / 3));
-  }
-
-  /** One timer for all of this replica's tasks: renew each lease, and re-read each task. */
-  #armHeartbeat(): void {
-    if (this.#heartbeat !== undefined || this.#closed) return;
-    this.#heartbeat = this.#clock.setTimer(() => {
-      this.#heartbeat = undefined;
-      void this.#beat().finally(() => {
-        if (this.#local.size > 0) this.#armHeartbeat();
-      });
-    }, this.#beatMs());
-  }
-
-  async #beat(): Promise<void> {
-    await Promise.all(
-      [...this.#local.keys()].map(async (taskId) => {
-        try {
-          const record = await this.#store.update(taskId, (current) =>
-            withLeaseRenewed(current, this.replicaId, this.#clock.now() + this.#leaseMs),
-          );
-          this.#observe(taskId, record);
-        } catch (error) {
-          this.#report(error, { method: 'tasks', target: taskId });
-        }
-      }),
-    );
+    await this.#local.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { InputRequest, InputResponse, ListRootsResult } from '@parley/core';
 
 import type { PushChannel } from '../handler/pushChannel.ts';
-import type { TaskIO } from './taskEngine.ts';
+import type { TaskIO } from './taskEngineTypes.ts';
 
 /**
  * Inside a task, the handler's questions are real awaits in both eras: this channel has the

@@ -4,7 +4,8 @@ import * as z from 'zod';
 
 import { elicitRequest } from '../../src/ask/builders.ts';
 import { serveLegacyTaskMethod, serveModernTaskMethod } from '../../src/tasks/serveTasks.ts';
-import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
+import { TaskEngine } from '../../src/tasks/taskEngine.ts';
+import type { TaskIO } from '../../src/tasks/taskEngineTypes.ts';
 import type { TaskScope } from '../../src/tasks/taskRecord.ts';
 import { createMemoryTaskStore } from '../../src/tasks/taskStore.ts';
 import type { TaskOutcome } from '../../src/tasks/taskTransitions.ts';

@@ -4,7 +4,8 @@ import * as z from 'zod';
 
 import { Context } from '../../src/handler/context.ts';
 import { FlowReplay } from '../../src/handler/flowReplay.ts';
-import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
+import { TaskEngine } from '../../src/tasks/taskEngine.ts';
+import type { TaskIO } from '../../src/tasks/taskEngineTypes.ts';
 import { taskPushChannel } from '../../src/tasks/taskPushChannel.ts';
 import type { TaskRecord } from '../../src/tasks/taskRecord.ts';
 import { createMemoryTaskStore } from '../../src/tasks/taskStore.ts';

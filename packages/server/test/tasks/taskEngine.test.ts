@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { elicitRequest, rootsRequest, sampleRequest } from '../../src/ask/builders.ts';
-import { TaskEngine, type TaskIO } from '../../src/tasks/taskEngine.ts';
+import { TaskEngine } from '../../src/tasks/taskEngine.ts';
+import type { TaskIO } from '../../src/tasks/taskEngineTypes.ts';
 import type { TaskRecord, TaskScope } from '../../src/tasks/taskRecord.ts';
 import { createMemoryTaskStore, type TaskStore } from '../../src/tasks/taskStore.ts';
 import type { TaskOutcome } from '../../src/tasks/taskTransitions.ts';
