@@ -20,7 +20,7 @@ import type {
   ToolHandler,
   ToolOptions,
 } from '../handler/definitions.ts';
-import { toolFallbackOf, type ToolFallback } from '../handler/fallback/arguments.ts';
+import { toolFallbackOf, type ToolFallback } from '../handler/fallback/argumentSlots.ts';
 import { checkFallback, type AskFallback } from '../handler/fallback/policy.ts';
 import { paramHeadersOf } from '../handler/paramHeaders.ts';
 import {

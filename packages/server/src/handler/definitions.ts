@@ -6,7 +6,7 @@ import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
 import type { ParamHeader } from './paramHeaders.ts';
 import type { AskedRecord } from '../ask/asked.ts';
-import type { ToolFallback } from './fallback/arguments.ts';
+import type { ToolFallback } from './fallback/argumentSlots.ts';
 import type { AskFallback } from './fallback/policy.ts';
 import type { ResolvedTaskOptions, ToolTaskOption } from './taskOptions.ts';
 import type { DeclaredAsk } from '../ask/schemaWarnings.ts';

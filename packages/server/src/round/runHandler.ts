@@ -13,7 +13,7 @@ import { problemOf, reaskRequest, type AnswerProblem } from '../ask/reask.ts';
 import { suspensions, type AskSuspension } from '../handler/askSuspension.ts';
 import type { Context } from '../handler/context.ts';
 import { endedCalls } from '../handler/fallback/answers.ts';
-import { unanswerableAsks } from '../handler/fallback/arguments.ts';
+import { unanswerableAsks } from '../handler/fallback/listedArguments.ts';
 import type { FlowReplay } from '../handler/flowReplay.ts';
 import type { RoundEnvelope } from './envelope.ts';
 import { RoundFault } from './errors.ts';

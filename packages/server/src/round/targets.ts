@@ -17,7 +17,7 @@ import type {
   ToolDefinition,
 } from '../handler/definitions.ts';
 import { toPromptResult, toResourceResult, toToolResult } from '../handler/results.ts';
-import { splitArguments } from '../handler/fallback/arguments.ts';
+import { splitArguments } from '../handler/fallback/listedArguments.ts';
 import type { AskedRecord } from '../ask/asked.ts';
 import { WireError } from './errors.ts';
 

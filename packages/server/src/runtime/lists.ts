@@ -3,7 +3,7 @@ import type { MiddlewareContext } from '@parley/middleware';
 
 import type { RequestContext } from '../handler/contextTypes.ts';
 import type { ResourceOptions, ToolDefinition } from '../handler/definitions.ts';
-import { listedInputSchema, unanswerableAsks } from '../handler/fallback/arguments.ts';
+import { listedInputSchema, unanswerableAsks } from '../handler/fallback/listedArguments.ts';
 import { runInstalledMiddleware } from '../round/middleware.ts';
 import { mapFailure } from '../round/errors.ts';
 import type { RoundReply } from '../round/request.ts';

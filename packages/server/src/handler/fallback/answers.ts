@@ -2,13 +2,10 @@ import { requiredCapabilities, ToolResult, type InputRequest } from '@parley/cor
 
 import { readAnswer } from '../../ask/answers.ts';
 import type { Context } from '../context.ts';
-import {
-  answerFromArguments,
-  argumentsNeededResult,
-  unanswerableAsks,
-  type NeededAsk,
-  type ToolFallback,
-} from './arguments.ts';
+import { answerFromArguments } from './argumentAnswers.ts';
+import type { ToolFallback } from './argumentSlots.ts';
+import { argumentsNeededResult, type NeededAsk } from './argumentsNeeded.ts';
+import { unanswerableAsks } from './listedArguments.ts';
 
 /**
  * Where `ctx.ask` meets the fallback: the asks this client cannot answer are answered by the
