@@ -12,7 +12,7 @@ test('every @example in the packages names a tested docs/examples region', () =>
 test('the main entry points carry an @example', () => {
   const where = (source: string, region: string) =>
     examples.some((example) => example.source === source && example.region === region);
-  const server = 'packages/server/src/parleyServer.ts';
+  const server = 'packages/server/src/facade/parleyServer.ts';
   const context = 'packages/server/src/handler/context.ts';
   expect({
     ParleyServer: where(server, 'server'),

@@ -3,7 +3,7 @@
  * deliberately, with a changeset.
  */
 
-export { ParleyServer } from './parleyServer.ts';
+export { ParleyServer } from './facade/parleyServer.ts';
 export type { HttpAuthOptions } from './http/bearerAuth.ts';
 /** The principal `http.auth.verifyToken` returns (the SDK's shape). */
 export type { AuthInfo } from '@modelcontextprotocol/server';

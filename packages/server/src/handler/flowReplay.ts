@@ -1,7 +1,6 @@
 import type { InputRequest, InputResponse, InputResponses } from '@parley/core';
 
 import { askDigest, declaredDigest, type AskedRecord } from '../ask/asked.ts';
-import type { RecordedAnswer, RoundEnvelope } from '../round/envelope.ts';
 import { isEmpty } from '../utils/records.ts';
 
 /**
@@ -11,9 +10,25 @@ import { isEmpty } from '../utils/records.ts';
  * what the previous round asked, and say when a question has no answer yet (the round then ends
  * with an ask for it). `ctx.remember` keeps its computed values here too.
  *
- * Everything in it travels sealed in `requestState` (see `envelope.ts`), so a re-run on another
+ * Everything in it travels sealed in `requestState` (see `round/envelope.ts`), so a re-run on another
  * replica replays the same answers and values.
  */
+
+/** One answer `ctx.ask` was given, kept for the re-runs of its flow. */
+export interface RecordedAnswer {
+  /** The digest of the question it answered: a changed question is asked again. */
+  digest: string;
+  /** The answer as the client sent it (read again, typed, on every replay). */
+  answer: InputResponse;
+}
+
+/** What a flow has recorded so far, as the sealed state carries it between rounds. */
+export interface FlowRecord {
+  /** The answers `ctx.ask` was given in this flow so far, by key. */
+  answers: Readonly<Record<string, RecordedAnswer>>;
+  /** The values `ctx.remember` computed in this flow so far, by key (JSON). */
+  remembered: Readonly<Record<string, unknown>>;
+}
 
 /** Where an answer `ctx.ask` gets comes from. */
 export type AnswerSource =
@@ -56,12 +71,14 @@ export class FlowReplay implements AskResolver {
   #engaged: boolean;
 
   /**
+   * @param record the flow's record, from the state the round came back with; `undefined` on a
+   *   round without state (nothing was asked yet).
    * @param fresh this round's answers, screened: only keys the previous round asked, each in
    *   the shape of its kind (or `null` when none came).
    * @param asked what those answers answer (the previous round's record, or the declared asks).
    */
   constructor(
-    envelope: RoundEnvelope | undefined,
+    record: FlowRecord | undefined,
     fresh: Readonly<InputResponses> | null,
     asked: AskedRecord,
   ) {
@@ -69,13 +86,13 @@ export class FlowReplay implements AskResolver {
     // copy: a fresh literal. A record that has keys is copied with `Object.assign`, not a
     // spread: this round's answers are added to the copy, and V8 adds keys to a spread copy
     // through its slow path.
-    const recorded = envelope?.answers;
-    const remembered = envelope?.remembered;
+    const recorded = record?.answers;
+    const remembered = record?.remembered;
     const hasAnswers = recorded !== undefined && !isEmpty(recorded);
     const hasRemembered = remembered !== undefined && !isEmpty(remembered);
     this.#answers = hasAnswers ? Object.assign({}, recorded) : {};
     this.#remembered = hasRemembered ? Object.assign({}, remembered) : {};
-    this.#declared = envelope === undefined;
+    this.#declared = record === undefined;
     this.#engaged = hasAnswers || hasRemembered;
     // Every answer to what was asked is recorded with the digest of that question, whether or
     // not this run reaches its ask: a run that stops at an earlier question (one that changed)

@@ -7,6 +7,7 @@ import {
 
 import { fillRandom } from '../utils/randomness.ts';
 import type { AskedEntry, AskedRecord, AskKind } from '../ask/asked.ts';
+import type { FlowRecord, RecordedAnswer } from '../handler/flowReplay.ts';
 import { isEmpty } from '../utils/records.ts';
 
 /**
@@ -30,19 +31,11 @@ import { isEmpty } from '../utils/records.ts';
  * ```
  */
 
-/** One answer `ctx.ask` was given, kept for the re-runs of its flow. */
-export interface RecordedAnswer {
-  /** The digest of the question it answered: a changed question is asked again. */
-  digest: string;
-  /** The answer as the client sent it (read again, typed, on every replay). */
-  answer: InputResponse;
-}
-
 /** The author's state, as the handler returned it. */
 export type AuthorState = { form: 'string'; value: string } | { form: 'json'; value: unknown };
 
-/** One sealed envelope. */
-export interface RoundEnvelope {
+/** One sealed envelope: the flow's record (what `ctx.ask` and `ctx.remember` kept), and more. */
+export interface RoundEnvelope extends FlowRecord {
   /** The id shared by every round of one logical call. */
   flowId: string;
   /** The round that minted this state (the next round is `round + 1`). */
@@ -56,10 +49,6 @@ export interface RoundEnvelope {
   carried: InputResponses;
   /** How many times each key has been asked again after a bad answer. */
   reasks: Readonly<Record<string, number>>;
-  /** The answers `ctx.ask` was given in this flow so far, by key. */
-  answers: Readonly<Record<string, RecordedAnswer>>;
-  /** The values `ctx.remember` computed in this flow so far, by key (JSON). */
-  remembered: Readonly<Record<string, unknown>>;
 }
 
 const KIND_CODES: Record<AskKind, string> = { form: 'e', url: 'u', sampling: 's', roots: 'r' };

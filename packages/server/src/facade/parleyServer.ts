@@ -1,14 +1,10 @@
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 
-import { createSchemaLinter } from './ask/schemaWarnings.ts';
-import type { ParleyServerOptions, RunOptions, RunningServer } from './facade/options.ts';
-import {
-  Registrations,
-  type AnyPromptOptions,
-  type AnyToolOptions,
-} from './facade/registrations.ts';
-import { checkServerOptions, runtimeOf, warningsOf } from './facade/runtimeOf.ts';
+import { createSchemaLinter } from '../ask/schemaWarnings.ts';
+import type { ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
+import { Registrations, type AnyPromptOptions, type AnyToolOptions } from './registrations.ts';
+import { checkServerOptions, runtimeOf, warningsOf } from './runtimeOf.ts';
 import type {
   PromptHandler,
   PromptOptions,
@@ -19,17 +15,17 @@ import type {
   StateSchema,
   ToolHandler,
   ToolOptions,
-} from './handler/definitions.ts';
-import type { ArgsOf, ParameterSchema, ToolInputSchema } from './handler/parameters.ts';
-import { loadSessionServer } from './handshake/load.ts';
-import { HttpEndpoint } from './http/httpEndpoint.ts';
-import type { FetchOptions, HttpOptions } from './http/httpOptions.ts';
-import { createNodeHandler, type NodeHandler } from './http/nodeHandler.ts';
-import { runHttp } from './http/runHttp.ts';
-import { ModernDispatcher } from './modern/dispatcher.ts';
-import { loadMiddlewareRunner } from './round/middleware.ts';
-import { ChangeNotifier, type ListKind } from './runtime/changes.ts';
-import type { ServerRuntime } from './runtime/serverRuntime.ts';
+} from '../handler/definitions.ts';
+import type { ArgsOf, ParameterSchema, ToolInputSchema } from '../handler/parameters.ts';
+import { loadSessionServer } from '../handshake/load.ts';
+import { HttpEndpoint } from '../http/httpEndpoint.ts';
+import type { FetchOptions, HttpOptions } from '../http/httpOptions.ts';
+import { createNodeHandler, type NodeHandler } from '../http/nodeHandler.ts';
+import { runHttp } from '../http/runHttp.ts';
+import { ModernDispatcher } from '../modern/dispatcher.ts';
+import { loadMiddlewareRunner } from '../round/middleware.ts';
+import { ChangeNotifier, type ListKind } from '../runtime/changes.ts';
+import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 
 /**
  * An MCP server whose tools, prompts and resources can ask the user for input, in both protocol
@@ -297,7 +293,7 @@ export class ParleyServer {
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
       this.#serving = true;
-      const [{ runStdio }] = await Promise.all([import('./stdio/runStdio.ts'), this.#ready()]);
+      const [{ runStdio }] = await Promise.all([import('../stdio/runStdio.ts'), this.#ready()]);
       return runStdio(this.#runtime, this.#dispatcher);
     }
     if (options.transport === 'http') {
