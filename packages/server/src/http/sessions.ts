@@ -8,13 +8,9 @@ import { loadSdk } from '../utils/loadSdk.ts';
 import type { CallTracker, TrackedCall } from '../handshake/sessionServer.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
-import {
-  KEEP_ALIVE_MS,
-  KeepAlive,
-  SessionTransport,
-  type TransportHost,
-  type TransportRequest,
-} from './sessionTransport.ts';
+import { KEEP_ALIVE_MS, KeepAlive } from './keepAlive.ts';
+import type { TransportRequest } from './sessionRequestChecks.ts';
+import { SessionTransport, type TransportHost } from './sessionTransport.ts';
 import { errorReply, type Responder } from './wire.ts';
 
 /**

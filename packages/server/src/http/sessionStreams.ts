@@ -1,0 +1,229 @@
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+
+import type { EventStore } from './eventStore.ts';
+import type { KeepAlive } from './keepAlive.ts';
+import { errorReply, type EventSink, type Responder } from './wire.ts';
+
+/**
+ * The SSE streams of one handshake-era session, as its transport keeps them: the streams of its
+ * calls (one per POST with requests, living while any of them is unanswered) and its `GET`
+ * stream; which of them the client reads now, and what follows from that (the endpoint's
+ * keep-alive, the session told when a call's stream opens and ends); and a stream resumed with
+ * `Last-Event-ID`, replayed from the session's event store.
+ *
+ * A base class of `SessionTransport` rather than an object it holds: a pending session keeps
+ * its transport for minutes, by thousands at once, and this way the bookkeeping costs no object
+ * of its own. The transport decides what goes on which stream, and when one is done with.
+ */
+
+/** What a session hears of its streams. */
+export interface StreamHost {
+  /** The client reads a stream of one of its calls now (a POST's, or one it resumed). */
+  callStreamOpened(): void;
+  /** A call's stream is done with: ended, or dropped by the client. */
+  callStreamEnded(): void;
+}
+
+/** The id of a session's `GET` stream in its event store (the SDK's name for it). */
+export const STANDALONE_STREAM_ID = '_GET_stream';
+
+/** One SSE stream of a session: a call's (a POST's), or the session's `GET` stream. */
+export class SessionStream {
+  readonly id: string;
+  readonly ofCall: boolean;
+  /** Where its events go while the client reads it. */
+  sink: EventSink | undefined = undefined;
+  /** The requests answered on it that have no response yet (a call stream lives while any has). */
+  readonly unanswered: RequestId[] = [];
+
+  constructor(id: string, ofCall: boolean) {
+    this.id = id;
+    this.ofCall = ofCall;
+  }
+}
+
+/** One message as an SSE event, with its id in the event store if it has one. */
+export function sseEvent(message: JSONRPCMessage, eventId: string | undefined): string {
+  const id = eventId === undefined ? '' : `id: ${eventId}\n`;
+  return `event: message\n${id}data: ${JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * The streams of one session, for its transport to extend. Its own helpers are TypeScript's
+ * `private`, not `#`: a class with `#` methods puts a brand on each of its instances, and with the
+ * transport's own that would be two per session, one slot more than the transport had alone.
+ */
+export abstract class SessionStreams<Host extends StreamHost> {
+  readonly sessionId: string;
+  readonly #host: Host;
+  readonly #events: EventStore | undefined;
+  readonly #keepAlive: KeepAlive;
+  /**
+   * The call streams with requests unanswered. A list, not maps by request and stream id: a
+   * session has a call or two in flight at once, and a map costs more than the search.
+   */
+  readonly #calls: SessionStream[] = [];
+  /** The session's `GET` stream, while the client reads it. */
+  #standalone: SessionStream | undefined;
+  /** Stream ids: unique within the session (the event store qualifies them with its id). */
+  #nextStream = 0;
+  #closed = false;
+
+  constructor(sessionId: string, host: Host, events: EventStore | undefined, keepAlive: KeepAlive) {
+    this.sessionId = sessionId;
+    this.#host = host;
+    this.#events = events;
+    this.#keepAlive = keepAlive;
+  }
+
+  /** The session the streams are of. */
+  protected get host(): Host {
+    return this.#host;
+  }
+
+  /** Where the session's events are kept; `undefined`: its streams are not resumable. */
+  protected get events(): EventStore | undefined {
+    return this.#events;
+  }
+
+  /** The session is closed: its streams are ended, and none opens again. */
+  protected get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The session's `GET` stream, while the client reads it. */
+  protected get standalone(): SessionStream | undefined {
+    return this.#standalone;
+  }
+
+  /** A new call stream, for `requests` (the requests of one POST). */
+  protected openCallStream(requests: readonly JSONRPCMessage[]): SessionStream {
+    const stream = new SessionStream(String(this.#nextStream++), true);
+    for (const message of requests) stream.unanswered.push((message as { id: RequestId }).id);
+    this.#calls.push(stream);
+    return stream;
+  }
+
+  /** The session's `GET` stream: the one it has, or a new one. */
+  protected openStandalone(): SessionStream {
+    return (this.#standalone ??= new SessionStream(STANDALONE_STREAM_ID, false));
+  }
+
+  /** The stream `requestId` is answered on, until its response is sent. */
+  protected streamOf(requestId: RequestId): SessionStream | undefined {
+    return this.#calls.find((stream) => stream.unanswered.includes(requestId));
+  }
+
+  /** The call stream `id`, while a request of it is unanswered. */
+  private callStream(id: string): SessionStream | undefined {
+    return this.#calls.find((stream) => stream.id === id);
+  }
+
+  /** Resume a stream after `lastEventId`: what the client missed, then what comes next. */
+  protected async replay(lastEventId: string, responder: Responder): Promise<void> {
+    const events = this.#events as EventStore;
+    const streamId = await events.getStreamIdForEventId(lastEventId).catch(() => undefined);
+    if (streamId === undefined) {
+      return responder.send(
+        errorReply(400, -32000, 'Bad Request: Last-Event-ID names no event of this session'),
+      );
+    }
+    const ofCall = streamId !== STANDALONE_STREAM_ID;
+    if ((ofCall ? this.callStream(streamId) : this.#standalone)?.sink !== undefined) {
+      return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
+    }
+    // Gathered first, written at once: a store that fails mid-way gets a clean 4xx, not a
+    // stream cut short.
+    let missed = '';
+    try {
+      await events.replayEventsAfter(lastEventId, {
+        send: async (eventId, message) => void (missed += sseEvent(message, eventId)),
+      });
+    } catch {
+      return responder.send(
+        errorReply(
+          400,
+          -32000,
+          'Bad Request: the events after that Last-Event-ID cannot be replayed',
+        ),
+      );
+    }
+    if (this.#closed) return responder.send(errorReply(404, -32001, 'Session not found'));
+    let stream: SessionStream | undefined;
+    if (ofCall) stream = this.callStream(streamId);
+    else stream = this.openStandalone();
+    if (stream?.sink !== undefined) {
+      return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
+    }
+    if (stream === undefined) {
+      // Its call was answered while the client was away: the replay holds the answer.
+      const sink = responder.events({ 'mcp-session-id': this.sessionId });
+      sink.write(missed);
+      return sink.end();
+    }
+    const sink = this.attach(stream, responder);
+    if (missed !== '') sink.write(missed);
+  }
+
+  /**
+   * `requestId`, of `stream`, has its response: is that the last of the stream's? Then the
+   * stream is no call's any more (ending it is the caller's to do).
+   */
+  protected answered(stream: SessionStream, requestId: RequestId): boolean {
+    stream.unanswered.splice(stream.unanswered.indexOf(requestId), 1);
+    if (stream.unanswered.length > 0) return false;
+    this.#calls.splice(this.#calls.indexOf(stream), 1);
+    return true;
+  }
+
+  /** Open the response as `stream`'s SSE stream. */
+  protected attach(stream: SessionStream, responder: Responder): EventSink {
+    const sink = responder.events({ 'mcp-session-id': this.sessionId }, () =>
+      this.dropped(stream, sink),
+    );
+    stream.sink = sink;
+    this.#keepAlive.add(sink);
+    if (stream.ofCall) this.#host.callStreamOpened();
+    return sink;
+  }
+
+  /** The client stopped reading `sink` (it may be `stream`'s no more). */
+  private dropped(stream: SessionStream, sink: EventSink): void {
+    if (stream.sink !== sink) return;
+    this.detach(stream);
+  }
+
+  private detach(stream: SessionStream): EventSink | undefined {
+    const sink = stream.sink;
+    if (sink === undefined) return undefined;
+    stream.sink = undefined;
+    this.#keepAlive.delete(sink);
+    if (stream === this.#standalone) this.#standalone = undefined;
+    if (stream.ofCall) this.#host.callStreamEnded();
+    return sink;
+  }
+
+  /** End `stream`'s response, if the client still reads it. */
+  protected endStream(stream: SessionStream): void {
+    this.detach(stream)?.end();
+  }
+
+  /** End the stream of a request, so its client reconnects (SSE polling, SEP-1699). */
+  closeSSEStream(requestId: RequestId): void {
+    const stream = this.streamOf(requestId);
+    if (stream !== undefined) this.endStream(stream);
+  }
+
+  /** End the session's `GET` stream, so its client reconnects (elsewhere, when draining). */
+  closeStandaloneSSEStream(): void {
+    if (this.#standalone !== undefined) this.endStream(this.#standalone);
+  }
+
+  /** The session is closed: end every stream the client still reads, and forget the calls'. */
+  protected closeStreams(): void {
+    this.#closed = true;
+    for (const stream of this.#calls) this.endStream(stream);
+    if (this.#standalone !== undefined) this.endStream(this.#standalone);
+    this.#calls.length = 0;
+  }
+}
