@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, test } from 'vitest';
@@ -170,5 +171,28 @@ describe('the terminal client lives in @parley/cli only', () => {
       '@parley/schema',
     ]);
     expect(existsSync(`${repoRoot}/packages/client/src/cli`)).toBe(false);
+  });
+});
+
+describe('source files', () => {
+  /** A file a reader can hold: past this, split it along its seams. */
+  const MAX_LINES = 400;
+
+  function sourceFiles(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return entry.name.endsWith('.ts') ? [path] : [];
+    });
+  }
+
+  test(`no file under packages/*/src is over ${MAX_LINES} lines`, () => {
+    const files = packages.flatMap((name) => sourceFiles(join(repoRoot, 'packages', name, 'src')));
+    expect(files.length).toBeGreaterThan(100);
+    const long = files.flatMap((file) => {
+      const lines = readFileSync(file, 'utf8').split('\n').length - 1;
+      return lines > MAX_LINES ? [`${file.slice(repoRoot.length)}: ${lines} lines`] : [];
+    });
+    expect(long).toEqual([]);
   });
 });
