@@ -25,7 +25,7 @@
  *
  *   pnpm --filter @parley/bench bench:http
  *     (PARTS=modern,handshake,memory,cold,profile; TURNS, TURN_MS, WARMUP_MS, WARMUP_FLOWS,
- *      CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS)
+ *      CONCURRENCY, PROFILE_MS, PENDING, COLD_RUNS; BASELINE=<checkout> to compare with it)
  *
  * The contenders run the built packages (`bench:http` builds them first), as users do.
  */
@@ -73,8 +73,17 @@ function ask<T>(child: ChildProcess, message: unknown, key: string): Promise<T> 
   });
 }
 
-async function start(kind: Kind): Promise<Contender> {
-  const child = fork(serverScript, [kind], {
+/**
+ * `BASELINE=<another checkout>` adds that checkout's Parley as a contender (`parley-base`, its
+ * own built packages, `pnpm build` run there first) to the modern and handshake runs: a change's
+ * before and after, measured in the same turns.
+ */
+const BASELINE = process.env.BASELINE;
+const baselineScript =
+  BASELINE === undefined ? undefined : join(BASELINE, 'bench/http/serverProcess.ts');
+
+async function start(kind: Kind, script = serverScript): Promise<Contender> {
+  const child = fork(script, [kind], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -148,11 +157,11 @@ async function turn(contender: Running, durationMs: number): Promise<void> {
  * order that rotates each turn (so none is always measured right after a given other).
  */
 async function interleaved(
-  entries: readonly { name: string; kind: Kind; flow: Flow }[],
+  entries: readonly { name: string; kind: Kind; flow: Flow; script?: string }[],
 ): Promise<Running[]> {
   const running: Running[] = [];
   for (const entry of entries) {
-    running.push({ ...entry, ...(await start(entry.kind)), turns: [] });
+    running.push({ ...entry, ...(await start(entry.kind, entry.script)), turns: [] });
   }
   for (const contender of running) await warm(contender.url, contender.flow);
   for (let index = 0; index < TURNS; index++) {
@@ -393,8 +402,24 @@ async function modernEra(): Promise<void> {
     { name: 'limit', kind: 'limit', flow: modernFlow },
     { name: 'parley', kind: 'parley', flow: modernFlow },
     { name: 'sdk', kind: 'sdk', flow: modernFlow },
+    ...(baselineScript === undefined
+      ? []
+      : [
+          {
+            name: 'parley-base',
+            kind: 'parley' as const,
+            flow: modernFlow,
+            script: baselineScript,
+          },
+        ]),
   ]);
-  const [, limitRun, parleyRun, sdkRun] = modern as [Running, Running, Running, Running];
+  const [, limitRun, parleyRun, sdkRun, baseRun] = modern as [
+    Running,
+    Running,
+    Running,
+    Running,
+    Running | undefined,
+  ];
   console.log('modern era (three stateless rounds per flow):');
   table(modern, limitRun, 'request');
   const verdict = ratios(parleyRun, limitRun, cpuPerRequest);
@@ -404,19 +429,32 @@ async function modernEra(): Promise<void> {
   console.log(
     `modern: Parley ÷ SDK ${spread(ratios(parleyRun, sdkRun, cpuPerRequest))}× CPU/request`,
   );
+  if (baseRun !== undefined) {
+    console.log(
+      `modern: Parley ÷ baseline (${BASELINE}) ${spread(ratios(parleyRun, baseRun, cpuPerRequest))}× CPU/request`,
+    );
+  }
 }
 
 async function handshakeEra(): Promise<void> {
   const handshake = await interleaved([
     { name: 'parley-hs', kind: 'parley', flow: handshakeFlow },
     { name: 'sdk-hs', kind: 'sdkSessions', flow: handshakeFlow },
+    ...(baselineScript === undefined
+      ? []
+      : [
+          { name: 'base-hs', kind: 'parley' as const, flow: handshakeFlow, script: baselineScript },
+        ]),
   ]);
-  const [hs, sdkHs] = handshake as [Running, Running];
+  const [hs, sdkHs, baseHs] = handshake as [Running, Running, Running | undefined];
   console.log('\nhandshake era (a session, ctx.elicit twice on the call stream):');
   table(handshake, sdkHs, 'flow');
   console.log(
     `\nhandshake: Parley ÷ SDK ${spread(ratios(hs, sdkHs, cpuPerFlow))}× CPU/flow (${median(hs.turns.map(cpuPerFlow)).toFixed(3)} vs ${median(sdkHs.turns.map(cpuPerFlow)).toFixed(3)} ms)`,
   );
+  if (baseHs !== undefined) {
+    console.log(`handshake: Parley ÷ baseline ${spread(ratios(hs, baseHs, cpuPerFlow))}× CPU/flow`);
+  }
 }
 
 async function sessionMemory(): Promise<void> {
