@@ -55,3 +55,23 @@ export function bindingText(binding: RequestBinding): string {
     `${principal === undefined ? 'null' : JSON.stringify(principal)},${argsText}]`
   );
 }
+
+/**
+ * A binding checked and digested once, for the several seals and opens of one request (see
+ * `RequestStateSealer.bind`). Opaque: only the sealer that made it reads it.
+ */
+export class BoundRequest {
+  /** The SHA-256 of the binding's text, or why the binding has none (no JSON form). */
+  readonly #digest: Uint8Array | Promise<Uint8Array> | { failure: unknown };
+
+  /** @internal Made by `RequestStateSealer.bind`. */
+  constructor(digest: Uint8Array | Promise<Uint8Array> | { failure: unknown }) {
+    this.#digest = digest;
+    Object.freeze(this);
+  }
+
+  /** @internal */
+  static digestOf(bound: BoundRequest): Uint8Array | Promise<Uint8Array> | { failure: unknown } {
+    return bound.#digest;
+  }
+}

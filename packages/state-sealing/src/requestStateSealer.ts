@@ -1,5 +1,5 @@
 import { isCanonicalBase64Url } from './base64url.ts';
-import { bindingText, checkBinding, type RequestBinding } from './binding.ts';
+import { BoundRequest, bindingText, checkBinding, type RequestBinding } from './binding.ts';
 import type { SealingEngine } from './engines/engine.ts';
 import { selectEngine } from './engines/selectEngine.ts';
 import {
@@ -37,18 +37,25 @@ export interface RequestStateSealer {
    * finds out while developing, and with a `TypeError` for a malformed binding or a string with
    * lone surrogates (which would not survive the round trip).
    */
-  seal(plaintext: string, binding: RequestBinding): Promise<string>;
+  seal(plaintext: string, binding: RequestBinding | BoundRequest): Promise<string>;
   /**
    * Opens a token sealed for the same audience and binding, within its lifetime, under a key in
    * the ring. For any `token` whatsoever, rejects with nothing but a `RequestStateError` whose
    * `reason` says why (for logs; never tell the client).
    */
-  open(token: string, binding: RequestBinding): Promise<string>;
+  open(token: string, binding: RequestBinding | BoundRequest): Promise<string>;
   /**
    * `open`, also returning what a server needs to enforce single use itself: the token's id
    * (unique per token, never reused) and the last moment it can open (expiry plus clock skew).
    */
-  openToken(token: string, binding: RequestBinding): Promise<OpenedToken>;
+  openToken(token: string, binding: RequestBinding | BoundRequest): Promise<OpenedToken>;
+  /**
+   * The binding checked and digested once, to pass to `seal`, `open` and `openToken` in its
+   * place: a server that opens a request's token and seals the next one binds both to the same
+   * request, and need not hash it twice. Throws a `TypeError` for a malformed binding, as they
+   * would; the binding is read now, so later changes to the object do not reach the result.
+   */
+  bind(binding: RequestBinding): BoundRequest;
 }
 
 /** What {@link RequestStateSealer.openToken} returns. */
@@ -101,8 +108,16 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     return Math.floor(time);
   }
 
-  async function openToken(token: string, binding: RequestBinding): Promise<OpenedToken> {
-    checkBinding(binding, 'open');
+  /**
+   * Open and verify a token. `withId`: also the token's id, which single use needs (its own
+   * replay store's, or the caller's); a plain `open` without a replay store skips encoding it.
+   */
+  async function openSealed(
+    token: string,
+    binding: RequestBinding | BoundRequest,
+    withId: boolean,
+  ): Promise<OpenedToken> {
+    if (!(binding instanceof BoundRequest)) checkBinding(binding, 'open');
     // Cheap checks first: nothing is decoded, hashed or decrypted for a token that cannot be one.
     if (typeof token !== 'string') throw reject('malformed', 'the token is not a string');
     if (token.length > maxTokenBytes) {
@@ -149,13 +164,16 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
         `the token is issued in the future, at ${iso(claims.issuedAt)} (now ${iso(now)})`,
       );
     }
+    const hashed = digestOf(binding);
+    if ('failure' in hashed) {
+      // Arguments with no JSON form cannot have been sealed, so no token binds to them.
+      throw reject('wrong-binding', 'the request arguments have no JSON form', hashed.failure);
+    }
     let digest: Uint8Array;
     try {
-      const hashed = engine.sha256(bindingText(binding));
       digest = hashed instanceof Promise ? await hashed : hashed;
     } catch (cause) {
-      // Arguments with no JSON form cannot have been sealed, so no token binds to them.
-      throw reject('wrong-binding', 'the request arguments have no JSON form', cause);
+      throw reject('wrong-binding', 'the request binding could not be digested', cause);
     }
     if (!constantTimeEqual(claims.bindingDigest, digest)) {
       throw reject(
@@ -163,9 +181,12 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
         'the token was sealed for another request (method, target, arguments or principal)',
       );
     }
-    // The id is written out even when nobody asks for it (no single use): 16 bytes cost less
-    // than a getter that would defer them (V8 builds an object literal with a getter slowly).
-    const tokenId = engine.encodeBase64Url(bytes.subarray(0, HEADER_BYTES));
+    // A plain string either way (never a getter that defers it: V8 builds an object literal with
+    // a getter slowly).
+    const tokenId =
+      withId || replayStore !== undefined
+        ? engine.encodeBase64Url(bytes.subarray(0, HEADER_BYTES))
+        : '';
     const expiresAt = claims.expiresAt + skewMs;
     if (replayStore !== undefined && !(await replayStore.claim(tokenId, expiresAt))) {
       throw reject('replayed', 'the token was already used');
@@ -179,12 +200,10 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
       if (!isWellFormed(plaintext)) {
         throw new TypeError('seal: plaintext has a lone surrogate, which UTF-8 cannot carry');
       }
-      checkBinding(binding, 'seal');
-      let text: string;
-      try {
-        text = bindingText(binding);
-      } catch (cause) {
-        throw new TypeError('seal: binding.arguments has no JSON form', { cause });
+      if (!(binding instanceof BoundRequest)) checkBinding(binding, 'seal');
+      const hashed = digestOf(binding);
+      if ('failure' in hashed) {
+        throw new TypeError('seal: binding.arguments has no JSON form', { cause: hashed.failure });
       }
       const state = engine.encodeUtf8(plaintext);
       const length = tokenLength(state.length);
@@ -196,7 +215,6 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
       }
       const { ring, audienceTag } = prepared ?? (await ready);
       const issuedAt = clock('seal');
-      const hashed = engine.sha256(text);
       // node:crypto answers synchronously, and awaiting a plain value still costs a tick.
       const bindingDigest = hashed instanceof Promise ? await hashed : hashed;
 
@@ -218,11 +236,41 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     },
 
     async open(token, binding) {
-      return (await openToken(token, binding)).plaintext;
+      return (await openSealed(token, binding, false)).plaintext;
     },
 
-    openToken,
+    openToken(token, binding) {
+      return openSealed(token, binding, true);
+    },
+
+    bind(binding) {
+      checkBinding(binding, 'bind');
+      return new BoundRequest(digestText(binding));
+    },
   };
+
+  /** The digest of a binding's text, or why there is none (arguments with no JSON form). */
+  function digestText(
+    binding: RequestBinding,
+  ): Uint8Array | Promise<Uint8Array> | { failure: unknown } {
+    let text: string;
+    try {
+      text = bindingText(binding);
+    } catch (cause) {
+      return { failure: cause };
+    }
+    const hashed = engine.sha256(text);
+    // A bound request may never be used; its failure is reported to whoever awaits it.
+    if (hashed instanceof Promise) hashed.catch(() => undefined);
+    return hashed;
+  }
+
+  /** The digest a binding (checked) or a bound request carries. */
+  function digestOf(
+    binding: RequestBinding | BoundRequest,
+  ): Uint8Array | Promise<Uint8Array> | { failure: unknown } {
+    return binding instanceof BoundRequest ? BoundRequest.digestOf(binding) : digestText(binding);
+  }
 }
 
 async function prepare<Key>(

@@ -1,6 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 
 import {
+  type BoundRequest,
   type RequestStateError,
   createMemoryReplayStore,
   createRequestStateSealer,
@@ -15,7 +16,9 @@ import {
 test('the sealer seals and opens strings, asynchronously', () => {
   const sealer = createRequestStateSealer({ audience: 'srv' });
   expectTypeOf(sealer).toEqualTypeOf<RequestStateSealer>();
-  expectTypeOf(sealer.seal).parameters.toEqualTypeOf<[string, RequestBinding]>();
+  expectTypeOf(sealer.seal).parameters.toEqualTypeOf<[string, RequestBinding | BoundRequest]>();
+  expectTypeOf(sealer.bind).parameters.toEqualTypeOf<[RequestBinding]>();
+  expectTypeOf(sealer.bind).returns.toEqualTypeOf<BoundRequest>();
   expectTypeOf(sealer.seal).returns.toEqualTypeOf<Promise<string>>();
   expectTypeOf(sealer.open).returns.toEqualTypeOf<Promise<string>>();
 });

@@ -177,6 +177,51 @@ describe('binding', () => {
     const token = await s.seal('st', BOOK_TRIP);
     await expect(s.open(token, binding as never)).rejects.toThrow(TypeError);
   });
+
+  describe('bound once, for the seals and opens of one request', () => {
+    test.each(['node', 'webcrypto'] as const)(
+      '%s: a bound request seals and opens exactly as its binding does',
+      async (engine) => {
+        const e = createRequestStateSealer({ audience: 'booking-server', keys: [KEY_A], engine });
+        const bound = e.bind(BOOK_TRIP);
+        expect(await e.open(await e.seal(TRIP_STATE, bound), BOOK_TRIP)).toBe(TRIP_STATE);
+        expect(await e.open(await e.seal(TRIP_STATE, BOOK_TRIP), bound)).toBe(TRIP_STATE);
+        expect((await e.openToken(await e.seal('st', bound), bound)).plaintext).toBe('st');
+        const other = e.bind({ ...BOOK_TRIP, target: 'cancel_trip' });
+        await expectRejected(e.open(await e.seal('st', bound), other), 'wrong-binding');
+      },
+    );
+
+    test('the binding is read when bound: a later change of the object does not reach it', async () => {
+      const binding: RequestBinding = { ...BOOK_TRIP, arguments: { city: 'Paris' } };
+      const bound = s.bind(binding);
+      binding.arguments = { city: 'Rome' };
+      binding.principal = 'mallory';
+      const token = await s.seal('st', bound);
+      expect(await s.open(token, { ...BOOK_TRIP, arguments: { city: 'Paris' } })).toBe('st');
+      await expectRejected(s.open(token, binding), 'wrong-binding');
+    });
+
+    test('bound arguments with no JSON form: TypeError at seal, wrong-binding at open', async () => {
+      const bound = s.bind({ ...BOOK_TRIP, arguments: { n: 10n } });
+      await expect(s.seal('st', bound)).rejects.toThrow(
+        /^seal: binding\.arguments has no JSON form/,
+      );
+      await expectRejected(s.open(await s.seal('st', BOOK_TRIP), bound), 'wrong-binding');
+    });
+
+    test('a malformed binding is a TypeError when bound', () => {
+      expect(() => s.bind({ method: '', target: 't' })).toThrow(/^bind: binding\.method/);
+      expect(() => s.bind(null as never)).toThrow(TypeError);
+    });
+
+    test('a bound request is frozen and opaque', () => {
+      const bound = s.bind(BOOK_TRIP);
+      expect(Object.isFrozen(bound)).toBe(true);
+      expect(Object.keys(bound)).toEqual([]);
+      expect(JSON.stringify(bound)).toBe('{}');
+    });
+  });
 });
 
 describe('audience', () => {

@@ -14,7 +14,8 @@ import {
 import { compileResponseType, type CompiledResponseType } from '@parley/schema';
 
 import { compiledOf } from './builders.ts';
-import { elicitationShapeProblem } from './asked.ts';
+import { compiledSchemaText, elicitationShapeProblem } from './asked.ts';
+import { screenedAgainst } from './reask.ts';
 
 /**
  * Reading the client's answers as typed results. On the modern protocol they arrive in
@@ -36,6 +37,8 @@ const wireChecks = new WeakMap<object, CompiledResponseType<unknown>>();
  */
 function checkAsSent(compiled: CompiledResponseType<unknown>, content: unknown): void {
   const schema = compiled.requestedSchema;
+  // The round already checked this very content against this schema (the question it asked).
+  if (screenedAgainst(content, compiledSchemaText(schema))) return;
   let check = wireChecks.get(schema);
   if (check === undefined) {
     check = compileResponseType(schema as never) as CompiledResponseType<unknown>;

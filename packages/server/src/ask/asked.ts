@@ -8,7 +8,7 @@ import {
 } from '@parley/core';
 
 import { askInfoOf } from './builders.ts';
-import { canonicalJson, digestOf } from './digest.ts';
+import { canonicalJson, digestOf, digestText } from './digest.ts';
 
 /**
  * What a round asked, sealed into the state it hands the client, so the next round accepts only
@@ -63,6 +63,22 @@ const digests = new WeakMap<object, string>();
  */
 const schemaTexts = new WeakMap<object, string>();
 
+/** The canonical JSON of the schemas compiled response types read answers with. */
+const compiledTexts = new WeakMap<object, string>();
+
+/**
+ * The canonical JSON of a compiled response type's schema, kept: compiled response types are
+ * cached per response type and treated as immutable (see `compiled.ts`), and so are their schemas.
+ */
+export function compiledSchemaText(schema: object): string {
+  let text = compiledTexts.get(schema);
+  if (text === undefined) {
+    text = canonicalJson(schema);
+    compiledTexts.set(schema, text);
+  }
+  return text;
+}
+
 /**
  * The digest of an ask: what it asks, so a changed question is recognised as a new one. Asks
  * are treated as immutable values once built (as the builders make them), and so are the
@@ -82,10 +98,40 @@ export function askDigest(request: InputRequest): string {
     ) {
       schemaTexts.set(schema, canonicalJson(schema));
     }
-    digest = digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
+    const text =
+      schema === undefined
+        ? undefined
+        : formAskText(request.params as Record<string, unknown>, schema);
+    digest =
+      text !== undefined
+        ? digestText(text)
+        : digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
     digests.set(request, digest);
   }
   return digest;
+}
+
+/**
+ * The canonical JSON of a form ask as the builders make it (exactly `mode`, `message` and a
+ * shared compiled schema), written directly: the very text `canonicalJson` gives, so digests
+ * stay what they were, without sorting keys for the ask itself on every round.
+ */
+function formAskText(params: Record<string, unknown>, schema: object): string | undefined {
+  const schemaText = schemaTexts.get(schema);
+  if (schemaText === undefined || params.mode !== 'form' || typeof params.message !== 'string') {
+    return undefined;
+  }
+  let keys = 0;
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    if (key !== 'mode' && key !== 'message' && key !== 'requestedSchema') return undefined;
+    keys++;
+  }
+  if (keys !== 3) return undefined;
+  return (
+    '{"method":"elicitation/create","params":{"message":' +
+    `${JSON.stringify(params.message)},"mode":"form","requestedSchema":${schemaText}}}`
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 import { compileResponseType, type CompiledResponseType } from '@parley/schema';
 
 import { elicitationShapeProblem, type FormQuestion } from './asked.ts';
+import { canonicalJson } from './digest.ts';
 
 /**
  * Bad answers are asked again. A person who typed "tomorow" into a date field should see the
@@ -26,21 +27,39 @@ export interface AnswerProblem {
 /** The wrapper field Parley puts scalars and option lists in (`@parley/schema`). */
 const WRAPPER_FIELD = 'value';
 
+/** A question compiled once, with the canonical text of its schema. */
+interface CompiledQuestion {
+  check: CompiledResponseType<unknown>;
+  schemaText: string;
+}
+
 /** Compiled questions by digest: the same few questions come back round after round. */
-const compiledQuestions = new Map<string, CompiledResponseType<unknown>>();
+const compiledQuestions = new Map<string, CompiledQuestion>();
 const MAX_COMPILED = 500;
 
-function compiledQuestion(
-  digest: string,
-  schema: ElicitationSchema,
-): CompiledResponseType<unknown> {
+function compiledQuestion(digest: string, schema: ElicitationSchema): CompiledQuestion {
   let found = compiledQuestions.get(digest);
   if (found === undefined) {
-    found = compileResponseType(schema as never) as CompiledResponseType<unknown>;
+    found = {
+      check: compileResponseType(schema as never) as CompiledResponseType<unknown>,
+      schemaText: canonicalJson(schema),
+    };
     if (compiledQuestions.size >= MAX_COMPILED) compiledQuestions.clear();
     compiledQuestions.set(digest, found);
   }
   return found;
+}
+
+/**
+ * Accepted content that fit its question as sent, with the canonical text of that question's
+ * schema: a handler reading the answer with a response type of the same schema need not check
+ * the same content against the same schema a second time in one round.
+ */
+const screened = new WeakMap<object, string>();
+
+/** True when `content` was found to fit a schema whose canonical text is `schemaText`. */
+export function screenedAgainst(content: unknown, schemaText: string): boolean {
+  return typeof content === 'object' && content !== null && screened.get(content) === schemaText;
 }
 
 /**
@@ -58,7 +77,10 @@ export function answerProblem(
   if (shape !== undefined) return { key, reason: shape };
   if (entry.action !== 'accept') return undefined;
   try {
-    compiledQuestion(digest, question.requestedSchema).parse(entry.content ?? {});
+    const compiled = compiledQuestion(digest, question.requestedSchema);
+    const content = entry.content ?? {};
+    compiled.check.parse(content);
+    screened.set(content as object, compiled.schemaText);
     return undefined;
   } catch (error) {
     if (!(error instanceof InvalidAnswerError)) throw error;

@@ -1,6 +1,7 @@
 import { InvalidRequestStateError, type InputResponse, type InputResponses } from '@parley/core';
 import {
   RequestStateError,
+  type BoundRequest,
   type RequestBinding,
   type RequestStateSealer,
 } from '@parley/state-sealing';
@@ -207,7 +208,7 @@ export function recordBytes(envelope: RoundEnvelope): { answers: number; remembe
 export function sealEnvelope(
   sealer: RequestStateSealer,
   envelope: RoundEnvelope,
-  binding: RequestBinding,
+  binding: RequestBinding | BoundRequest,
 ): Promise<string> {
   return sealer.seal(JSON.stringify(toWire(envelope)), binding);
 }
@@ -215,8 +216,8 @@ export function sealEnvelope(
 /** An opened envelope, with what single use needs to know about its token. */
 export interface OpenedEnvelope {
   envelope: RoundEnvelope;
-  tokenId: string;
-  expiresAt: number;
+  /** The token's id and the last moment it opens: only when opened for single use. */
+  token: { id: string; expiresAt: number } | undefined;
 }
 
 /**
@@ -226,11 +227,20 @@ export interface OpenedEnvelope {
 export async function openEnvelope(
   sealer: RequestStateSealer,
   token: string,
-  binding: RequestBinding,
+  binding: RequestBinding | BoundRequest,
+  singleUse: boolean,
 ): Promise<OpenedEnvelope> {
-  let opened;
+  let plaintext: string;
+  let opened: OpenedEnvelope['token'];
   try {
-    opened = await sealer.openToken(token, binding);
+    if (singleUse) {
+      const sealed = await sealer.openToken(token, binding);
+      plaintext = sealed.plaintext;
+      opened = { id: sealed.tokenId, expiresAt: sealed.expiresAt };
+    } else {
+      // Without single use nothing needs the token's id: the plain open skips encoding it.
+      plaintext = await sealer.open(token, binding);
+    }
   } catch (error) {
     // Anything else (a replay store that is down, say) is the server's failure, not the client's.
     if (!(error instanceof RequestStateError)) throw error;
@@ -238,11 +248,11 @@ export async function openEnvelope(
   }
   let wire: unknown;
   try {
-    wire = JSON.parse(opened.plaintext);
+    wire = JSON.parse(plaintext);
   } catch (error) {
     throw new InvalidRequestStateError({ reason: 'malformed-envelope' }, { cause: error });
   }
   const envelope = fromWire(wire);
   if (envelope === undefined) throw new InvalidRequestStateError({ reason: 'malformed-envelope' });
-  return { envelope, tokenId: opened.tokenId, expiresAt: opened.expiresAt };
+  return { envelope, token: opened };
 }

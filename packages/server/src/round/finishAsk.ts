@@ -10,6 +10,7 @@ import {
 } from '@parley/core';
 import {
   RequestStateError,
+  type BoundRequest,
   type RequestBinding,
   type RequestStateSealer,
 } from '@parley/state-sealing';
@@ -89,7 +90,7 @@ export interface AskDestination {
   capabilities: ClientCapabilities;
   protocolVersion: string;
   sealer: RequestStateSealer;
-  binding: RequestBinding;
+  binding: RequestBinding | BoundRequest;
   /**
    * The next envelope. `asked` is left out for a new ask (it records what this ask asks); a
    * round that asks its previous questions again keeps their record.

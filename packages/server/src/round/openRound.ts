@@ -4,7 +4,7 @@ import {
   type Flow,
   type InputResponses,
 } from '@parley/core';
-import type { RequestBinding } from '@parley/state-sealing';
+import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
 import { screenAnswers, type AskedRecord } from '../ask/asked.ts';
 import { answerProblem, type AnswerProblem } from '../ask/reask.ts';
@@ -66,7 +66,7 @@ export async function openRound(
   runtime: RoundRuntime,
   req: RoundRequest,
   target: RoundTarget,
-  binding: RequestBinding,
+  binding: RequestBinding | BoundRequest,
 ): Promise<OpenedRound | { replay: unknown }> {
   const raw = req.inputResponses;
   if (raw !== undefined && !isRecord(raw)) {
@@ -80,9 +80,15 @@ export async function openRound(
     if (typeof req.requestState !== 'string') {
       throw new InvalidRequestStateError({ reason: 'not-a-string' });
     }
-    const opened = await openEnvelope(runtime.sealer, req.requestState, binding);
-    if (runtime.singleUse !== undefined) {
-      use = await useToken(runtime.singleUse, opened.tokenId, opened.expiresAt, req.signal);
+    const singleUse = runtime.singleUse;
+    const opened = await openEnvelope(
+      runtime.sealer,
+      req.requestState,
+      binding,
+      singleUse !== undefined,
+    );
+    if (singleUse !== undefined && opened.token !== undefined) {
+      use = await useToken(singleUse, opened.token.id, opened.token.expiresAt, req.signal);
       if (use.kind === 'replay') return { replay: use.outcome };
       if (use.kind === 'refuse') throw new InvalidRequestStateError({ reason: 'replayed' });
     }

@@ -6,7 +6,7 @@ import {
   type ReadResourceResult,
 } from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
-import type { RequestBinding } from '@parley/state-sealing';
+import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
 import { Context } from '../handler/context.ts';
 import type { FallbackAnswers } from '../handler/contextTypes.ts';
@@ -79,7 +79,7 @@ export async function runRound(
   req: RoundRequest,
   target: RoundTarget,
   args: unknown,
-  binding: RequestBinding,
+  binding: RequestBinding | BoundRequest,
   opened: OpenedRound,
 ): Promise<RoundReply> {
   const { envelope, flow } = opened;

@@ -1,5 +1,5 @@
 import { JSON_RPC_ERROR_CODES, ParleyError } from '@parley/core';
-import type { RequestBinding } from '@parley/state-sealing';
+import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
 import { RoundFault, isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { limitProblem } from './limits.ts';
@@ -105,18 +105,21 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
     arguments: target.bindingArguments,
   };
   if (req.request.principal !== undefined) binding.principal = req.request.principal;
+  // A round that opens a state and seals the next binds both to this request: digested once.
+  const bound: RequestBinding | BoundRequest =
+    req.requestState === undefined ? binding : runtime.sealer.bind(binding);
   let use: TokenUse | undefined;
   try {
     let opened: Awaited<ReturnType<typeof openRound>>;
     try {
-      opened = await openRound(runtime, req, target, binding);
+      opened = await openRound(runtime, req, target, bound);
     } catch (error) {
       serverFault(error);
     }
     if ('replay' in opened)
       return { kind: 'result', result: opened.replay as Record<string, unknown> };
     use = opened.use;
-    const reply = await runRound(runtime, req, target, checked.value, binding, opened);
+    const reply = await runRound(runtime, req, target, checked.value, bound, opened);
     if (use?.kind === 'run') {
       if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
       else await use.release().catch(serverFault);

@@ -36,6 +36,11 @@ describe('askDigest', () => {
     );
     expect(askDigest(other)).not.toBe(askDigest(askDate('Rome')));
   });
+
+  test('a message with quotes, escapes and non-ASCII digests as the ask written out', () => {
+    const tricky = elicitRequest('Say "où?"\n\t\\ — 東京 \u2028', dateSchema);
+    expect(askDigest(tricky)).toBe(askDigest(writtenOut(tricky)));
+  });
 });
 
 describe('digestText', () => {
