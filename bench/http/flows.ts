@@ -1,78 +1,9 @@
 /**
- * The load generator's side of the booking flow, over plain `fetch`: the modern flow (three
- * stateless rounds, each echoing the state of the last), the handshake-era flow (initialize, a
- * call whose `ctx.elicit` asks arrive on its SSE stream and are answered by POST, delete), and
- * handshake sessions left waiting on their first question (for memory per pending session).
+ * The client's side of the handshake-era booking flow, over plain `fetch` (the modern flow is
+ * the load generator's, in `loadClient.ts`): initialize, a call whose `ctx.elicit` asks arrive
+ * on its SSE stream and are answered by POST, delete; and sessions left waiting on their first
+ * question (for memory per pending session).
  */
-
-const modernHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'book_flight',
-};
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-};
-
-let nextId = 1;
-
-async function round(
-  url: string,
-  extra: Record<string, unknown>,
-  latencies: number[],
-): Promise<Record<string, unknown>> {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: modernHeaders,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: { name: 'book_flight', arguments: {}, _meta: meta, ...extra },
-    }),
-  });
-  const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
-  latencies.push(performance.now() - started);
-  if (body.result === undefined) throw new Error(`round failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-/**
- * Three modern rounds; a conforming client echoes the state of every round it answers. With
- * `booked`, the booking's text must be exactly that (contenders that book for real).
- */
-export async function modernFlow(
-  url: string,
-  latencies: number[],
-  booked?: string,
-): Promise<number> {
-  const first = await round(url, {}, latencies);
-  const second = await round(
-    url,
-    {
-      inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } },
-      ...(first.requestState !== undefined ? { requestState: first.requestState } : {}),
-    },
-    latencies,
-  );
-  const third = await round(
-    url,
-    {
-      inputResponses: { date: { action: 'accept', content: { date: '2026-08-01' } } },
-      requestState: second.requestState,
-    },
-    latencies,
-  );
-  const text = (third.content as { text?: string }[] | undefined)?.[0]?.text;
-  if (third.resultType !== 'complete' || (booked !== undefined && text !== booked))
-    throw new Error(`the flow did not complete: ${JSON.stringify(third)}`);
-  return 3;
-}
 
 type Message = { id?: unknown; method?: string; result?: unknown; error?: unknown };
 

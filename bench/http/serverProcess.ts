@@ -1,15 +1,17 @@
 /**
  * One benchmark contender (see `contenders.ts`) as its own process, so its CPU and memory are
  * measured apart from the load generator. Prints its URL over IPC; answers `cpu` (CPU time so
- * far), `memory` (heap and RSS after a full GC, which needs `--expose-gc`), `profile-start` and
- * `profile-stop` (a CPU profile of just the measured window, written to the given file), `exit`.
+ * far), `rss` (resident memory now), `memory` (heap and RSS after a full GC, which needs
+ * `--expose-gc`), `profile-start` and `{ profile: file }` (a CPU profile of just the measured
+ * window, written to the file), `exit`.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 
-import { bare, limit, parley, sdk, sdkSessions } from './contenders.ts';
+import { KEY, bare, parley, parleyAsk, sdk, sdkSessions } from './contenders.ts';
+import { limit } from './limit.ts';
 
 async function listen(listener: RequestListener): Promise<string> {
   const server = createServer(listener);
@@ -19,16 +21,24 @@ async function listen(listener: RequestListener): Promise<string> {
 }
 
 const kind = process.argv[2];
-const listeners: Record<string, () => RequestListener> = { bare, limit, sdk, sdkSessions };
+const listeners: Record<string, () => RequestListener> = {
+  bare,
+  limit: () => limit(KEY),
+  sdk,
+  sdkSessions,
+};
+const servers = { parley, 'parley-ask': parleyAsk };
+const server = servers[kind as keyof typeof servers];
 const url =
-  kind === 'parley'
-    ? ((await parley().run({ transport: 'http', port: 0, maxSessions: 100_000 })).url as string)
+  server !== undefined
+    ? ((await server().run({ transport: 'http', port: 0, maxSessions: 100_000 })).url as string)
     : await listen((listeners[kind as string] as () => RequestListener)());
 
 let inspector: Session | undefined;
 process.on('message', (message: string | { profile: string }) => {
   void (async () => {
     if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (message === 'rss') process.send?.({ rss: process.memoryUsage.rss() });
     if (message === 'memory') {
       for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
       const { heapUsed, rss } = process.memoryUsage();
