@@ -1,4 +1,4 @@
-import type { Implementation } from '@parley/core';
+import { checkOptionKeys, optionKeys, type Implementation } from '@parley/core';
 
 import { resolveHttpOptions, type ResolvedHttpOptions } from './http/httpOptions.ts';
 import { checkRoots } from './samplingAndRoots.ts';
@@ -93,6 +93,24 @@ function checkRootsOption(value: unknown): RootsProvider | undefined {
 }
 
 /** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
+/** The keys a client's options take, at every depth (see `checkOptionKeys`). */
+const CLIENT_OPTIONS = optionKeys<ClientOptions>()([
+  'mode',
+  'clientInfo',
+  'elicitationHandler',
+  'samplingHandler',
+  'roots',
+  'inputRequiredMaxRounds',
+  'timeoutMs',
+  'onRound',
+  'onElicitationComplete',
+  'auth',
+  'headers',
+  'fetch',
+  'tasks',
+]);
+const CALL_OPTIONS = optionKeys<CallOptions>()(['maxRounds', 'signal', 'timeoutMs', 'onTask']);
+
 export function resolveOptions(
   options: ClientOptions,
   targetKind: 'http' | 'in-process' | 'stdio',
@@ -100,6 +118,7 @@ export function resolveOptions(
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('Client: options must be an object.');
   }
+  checkOptionKeys('Client', 'options', options, CLIENT_OPTIONS);
   const mode = options.mode ?? 'auto';
   if (!MODES.has(mode)) {
     throw new TypeError(
@@ -141,6 +160,7 @@ export function resolveCallOptions(
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object.`);
   }
+  checkOptionKeys(api, 'options', options, CALL_OPTIONS);
   const { maxRounds, timeoutMs, signal, onTask } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`${api}: signal must be an AbortSignal.`);

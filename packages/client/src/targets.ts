@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 import type { ClientTarget, InProcessServer, StdioServerCommand } from './types.ts';
 
 /** A target, checked and sorted by how it is reached; `label` names it in error messages. */
@@ -27,7 +29,10 @@ function httpTarget(url: URL): ResolvedTarget {
   return { kind: 'http', url, label: url.href };
 }
 
+const STDIO_COMMAND = optionKeys<StdioServerCommand>()(['command', 'args', 'env', 'cwd', 'stderr']);
+
 function stdioTarget(spec: Record<string, unknown>): ResolvedTarget {
+  checkOptionKeys('Client', 'target', spec, STDIO_COMMAND);
   const { command, args, env, cwd, stderr } = spec;
   if (typeof command !== 'string' || command.length === 0) {
     throw new TypeError('Client: a stdio target needs command, a non-empty string.');

@@ -1,4 +1,6 @@
 import {
+  checkOptionKeys,
+  optionKeys,
   EraMismatchError,
   InvalidAnswerError,
   InvalidInputResponsesError,
@@ -56,6 +58,8 @@ export function errorCodeOf(error: unknown): ErrorCode {
   return error instanceof ParleyError ? error.code : 'internal';
 }
 
+const OPTION_KEYS = optionKeys<ErrorHandlingOptions>()(['maskErrorDetails', 'onError']);
+
 /**
  * Turns what handlers (and inner middleware) throw into consistent errors:
  *
@@ -78,6 +82,7 @@ export class ErrorHandlingMiddleware extends Middleware {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${API}: options must be an object.`);
     }
+    checkOptionKeys(API, 'options', options, OPTION_KEYS);
     const { maskErrorDetails = false, onError } = options;
     if (typeof maskErrorDetails !== 'boolean') {
       throw new TypeError(`${API}: maskErrorDetails must be a boolean.`);

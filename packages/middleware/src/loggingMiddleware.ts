@@ -1,4 +1,4 @@
-import type { Era, InputResponses } from '@parley/core';
+import { checkOptionKeys, optionKeys, type Era, type InputResponses } from '@parley/core';
 
 import { Middleware } from './middleware.ts';
 import { describeError, outcomeOf, targetOf, type RoundOutcome } from './roundOutcome.ts';
@@ -58,6 +58,8 @@ export function formatLogLine(entry: LogEntry): string {
   return `${entry.method} ${entry.target ?? '-'} ${entry.era}${flow} ${outcome} ${entry.durationMs.toFixed(1)}ms${answers}`;
 }
 
+const OPTION_KEYS = optionKeys<LoggingOptions>()(['log', 'logAnswers', 'now']);
+
 /**
  * One line per round of every request: method, target, era, flow id, round, outcome
  * (`complete`, `input_required` with the asked keys, or `error`) and duration. A three-round
@@ -73,6 +75,7 @@ export class LoggingMiddleware extends Middleware {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${API}: options must be an object.`);
     }
+    checkOptionKeys(API, 'options', options, OPTION_KEYS);
     const { log = writeToStderr, logAnswers = false, now = () => performance.now() } = options;
     if (typeof log !== 'function') throw new TypeError(`${API}: log must be a function.`);
     if (typeof logAnswers !== 'boolean') {

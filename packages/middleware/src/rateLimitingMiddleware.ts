@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import { Middleware } from './middleware.ts';
 import { RateLimitedError } from './rateLimitedError.ts';
 import type { CallNext, MiddlewareContext } from './types.ts';
@@ -32,6 +33,14 @@ function defaultKey(context: MiddlewareContext): string {
   return context.principal ?? 'anonymous';
 }
 
+const OPTION_KEYS = optionKeys<RateLimitingOptions>()([
+  'maxFlows',
+  'windowMs',
+  'key',
+  'maxKeys',
+  'now',
+]);
+
 /**
  * Limits how many calls a key starts per sliding window, counting a multi-round flow once: its
  * first round counts, and the rounds that resume it are free, so a booking that asks three times
@@ -57,6 +66,7 @@ export class RateLimitingMiddleware extends Middleware {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${API}: options must be an object with maxFlows and windowMs.`);
     }
+    checkOptionKeys(API, 'options', options, OPTION_KEYS);
     const { maxFlows, windowMs, key = defaultKey, maxKeys = 10_000, now = Date.now } = options;
     if (!Number.isSafeInteger(maxFlows) || maxFlows < 1) {
       throw new RangeError(

@@ -1,4 +1,4 @@
-import { ToolResult, type CallToolResult } from '@parley/core';
+import { checkOptionKeys, optionKeys, ToolResult, type CallToolResult } from '@parley/core';
 
 import { canonicalJson } from './canonicalJson.ts';
 import { Middleware } from './middleware.ts';
@@ -46,6 +46,8 @@ function copyOf(value: unknown): unknown {
   return structuredClone(value);
 }
 
+const OPTION_KEYS = optionKeys<ResponseCachingOptions>()(['ttlMs', 'maxEntries', 'lists', 'now']);
+
 /**
  * Caches final results, keyed by method, target and the canonical JSON of the arguments (plus the
  * era and the authenticated principal, so one user's result is never served to another): results
@@ -73,6 +75,7 @@ export class ResponseCachingMiddleware extends Middleware {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${API}: options must be an object.`);
     }
+    checkOptionKeys(API, 'options', options, OPTION_KEYS);
     const { ttlMs = 60_000, maxEntries = 1_000, lists = true, now = Date.now } = options;
     if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) {
       throw new RangeError(`${API}: ttlMs must be a positive number (got ${String(ttlMs)}).`);

@@ -1,4 +1,4 @@
-import type { Era } from '@parley/core';
+import { checkOptionKeys, optionKeys, type Era } from '@parley/core';
 
 import { Middleware } from './middleware.ts';
 import { outcomeOf, targetOf, type RoundOutcome } from './roundOutcome.ts';
@@ -53,6 +53,8 @@ function writeToStderr(line: string): void {
   console.error(`[parley] ${line}`);
 }
 
+const OPTION_KEYS = optionKeys<TimingOptions>()(['onRound', 'onFlow', 'now']);
+
 /**
  * Times every round and, through the flow identity, every whole flow: a three-round booking
  * reports three round timings and, on its last round, one flow timing from the first round's
@@ -72,6 +74,7 @@ export class TimingMiddleware extends Middleware {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`${API}: options must be an object.`);
     }
+    checkOptionKeys(API, 'options', options, OPTION_KEYS);
     const { onRound, onFlow, now } = options;
     if (onRound !== undefined && typeof onRound !== 'function') {
       throw new TypeError(`${API}: onRound must be a function.`);

@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { EventStore } from '@parley/server';
 
@@ -43,10 +44,18 @@ function positiveInteger(name: string, value: number): number {
  * expiring `ttlMs` after its last event. When Redis fails, every method rejects with a
  * `RedisStoreError`.
  */
+const OPTION_KEYS = optionKeys<RedisEventStoreOptions>()([
+  'prefix',
+  'commandTimeoutMs',
+  'ttlMs',
+  'maxEventsPerStream',
+]);
+
 export function createRedisEventStore(
   client: RedisClient,
   options: RedisEventStoreOptions = {},
 ): EventStore {
+  checkOptionKeys(API, 'options', options, OPTION_KEYS);
   const redis = connectStore(API, client, options);
   const ttlMs = positiveInteger('ttlMs', options.ttlMs ?? 300_000);
   const maxEvents = positiveInteger('maxEventsPerStream', options.maxEventsPerStream ?? 1_000);

@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type { ReplayStore } from '@parley/state-sealing';
 
 import { connectStore, type RedisClient, type RedisStoreOptions } from './redisClient.ts';
@@ -20,10 +21,17 @@ const API = 'createRedisReplayStore';
  * then fails); a `ParleyServer` wants {@link createRedisSingleUseStore} instead, which spends a
  * token only by a round that completes and answers a retry the same.
  */
+const OPTION_KEYS = optionKeys<RedisReplayStoreOptions>()([
+  'prefix',
+  'commandTimeoutMs',
+  'clockSkewMs',
+]);
+
 export function createRedisReplayStore(
   client: RedisClient,
   options: RedisReplayStoreOptions = {},
 ): ReplayStore {
+  checkOptionKeys(API, 'options', options, OPTION_KEYS);
   const redis = connectStore(API, client, options);
   const { clockSkewMs = 30_000 } = options;
   if (!Number.isSafeInteger(clockSkewMs) || clockSkewMs < 0) {

@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type { SingleUseBegin, SingleUseStore } from '@parley/server';
 
 import { connectStore, type RedisClient, type RedisStoreOptions } from './redisClient.ts';
@@ -76,10 +77,17 @@ function checkMs(name: string, value: unknown, method: string): void {
  * told (run it with `maxmemory-policy noeviction`, and with persistence if a restart must not
  * forget spent tokens).
  */
+const OPTION_KEYS = optionKeys<RedisSingleUseStoreOptions>()([
+  'prefix',
+  'commandTimeoutMs',
+  'clockSkewMs',
+]);
+
 export function createRedisSingleUseStore(
   client: RedisClient,
   options: RedisSingleUseStoreOptions = {},
 ): SingleUseStore {
+  checkOptionKeys(API, 'options', options, OPTION_KEYS);
   const redis = connectStore(API, client, options);
   const { clockSkewMs = 30_000 } = options;
   if (!Number.isSafeInteger(clockSkewMs) || clockSkewMs < 0) {

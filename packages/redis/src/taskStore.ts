@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import { taskExpiresAt, taskListOwner, type TaskRecord, type TaskStore } from '@parley/server';
 
 import { connectStore, type RedisClient, type RedisStoreOptions } from './redisClient.ts';
@@ -123,10 +124,19 @@ function readCursor(cursor: string): Position {
  * `RedisStoreError`, so no answer is taken as delivered and no task as created. Run Redis with
  * `maxmemory-policy noeviction`, so it never drops a live task to make room.
  */
+const OPTION_KEYS = optionKeys<RedisTaskStoreOptions>()([
+  'prefix',
+  'commandTimeoutMs',
+  'subscriber',
+  'clockSkewMs',
+  'now',
+]);
+
 export function createRedisTaskStore(
   client: RedisClient,
   options: RedisTaskStoreOptions = {},
 ): TaskStore {
+  checkOptionKeys(API, 'options', options, OPTION_KEYS);
   const redis = connectStore(API, client, options);
   const { subscriber, clockSkewMs = 30_000, now = Date.now } = options;
   if (!Number.isSafeInteger(clockSkewMs) || clockSkewMs < 0) {

@@ -1,5 +1,6 @@
 import type { SealingEngineName } from './engines/engine.ts';
 import type { ReplayStore } from './replayStore.ts';
+import { checkKnownKeys } from './knownKeys.ts';
 import { MIN_TOKEN_LENGTH } from './tokenFormat.ts';
 
 /** Options of `createRequestStateSealer`. Only `audience` is required. */
@@ -46,11 +47,28 @@ export interface SealerSettings {
   engine: SealingEngineName;
 }
 
+const SEALER_KEYS = [
+  'keys',
+  'audience',
+  'ttlSeconds',
+  'clockSkewSeconds',
+  'maxTokenBytes',
+  'now',
+  'replayStore',
+  'engine',
+] as const satisfies readonly (keyof RequestStateSealerOptions)[];
+// Every option is listed: a key added to the type and not here fails to compile.
+void (undefined as unknown as Exclude<
+  keyof RequestStateSealerOptions,
+  (typeof SEALER_KEYS)[number]
+> satisfies never);
+
 /** Checks every option, throwing `TypeError`/`RangeError` with a message starting with `api`. */
 export function checkOptions(options: RequestStateSealerOptions, api: string): SealerSettings {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object with at least { audience }`);
   }
+  checkKnownKeys(api, options, SEALER_KEYS);
   const {
     keys,
     audience,

@@ -1,3 +1,5 @@
+import { checkKnownKeys } from './knownKeys.ts';
+
 /**
  * Remembers which tokens have been opened, so that a sealer configured with it opens each token
  * once. For several replicas the store must be shared (`createRedisReplayStore` of `@parley/redis`): claiming
@@ -35,6 +37,7 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${API}: options must be an object`);
   }
+  checkKnownKeys(API, options, ['maxEntries', 'now'] satisfies (keyof MemoryReplayStoreOptions)[]);
   const { maxEntries = 100_000, now = Date.now } = options;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError(

@@ -1,6 +1,7 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 
-import type { AuthorizationResponse, BearerToken, ClientOptions } from '../types.ts';
+import type { AuthorizationResponse, BearerToken, ClientOptions, OAuthAuth } from '../types.ts';
 
 /** How requests to an HTTP server are authorized, as checked at construction. */
 export type ResolvedAuth =
@@ -80,6 +81,9 @@ function isOAuthProvider(value: unknown): value is OAuthClientProvider {
   );
 }
 
+const BEARER_OPTIONS = optionKeys<{ bearerToken: BearerToken }>()(['bearerToken']);
+const OAUTH_OPTIONS = optionKeys<OAuthAuth>()(['oauth', 'authorizationResponse']);
+
 function checkAuth(value: unknown): ResolvedAuth | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) {
@@ -89,6 +93,7 @@ function checkAuth(value: unknown): ResolvedAuth | undefined {
   }
   if ('bearerToken' in value) {
     if ('oauth' in value) throw new TypeError('Client: auth takes bearerToken or oauth, not both.');
+    checkOptionKeys('Client', 'options.auth', value, BEARER_OPTIONS);
     return { kind: 'bearer', token: bearerTokenOf(value.bearerToken) };
   }
   if (!('oauth' in value)) {
@@ -105,6 +110,7 @@ function checkAuth(value: unknown): ResolvedAuth | undefined {
   if (response !== undefined && typeof response !== 'function') {
     throw new TypeError('Client: auth.authorizationResponse must be a function.');
   }
+  checkOptionKeys('Client', 'options.auth', value, OAUTH_OPTIONS);
   return {
     kind: 'oauth',
     provider: value.oauth,

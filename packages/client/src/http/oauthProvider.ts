@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type {
   OAuthClientInformationContext,
   OAuthClientMetadata,
@@ -33,10 +34,19 @@ export interface OAuthProviderOptions {
  * Its `redirectToAuthorization` does nothing: give the client `auth.authorizationResponse`,
  * which sends the user to the URL and resolves with where they came back.
  */
+const OPTION_KEYS = optionKeys<OAuthProviderOptions>()([
+  'redirectUrl',
+  'clientName',
+  'clientMetadata',
+  'clientMetadataUrl',
+  'clientInformation',
+]);
+
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientProvider {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('createOAuthProvider: options must be an object.');
   }
+  checkOptionKeys('createOAuthProvider', 'options', options, OPTION_KEYS);
   const redirectUrl = String(options.redirectUrl);
   if (!URL.canParse(redirectUrl)) {
     throw new TypeError(

@@ -1,9 +1,12 @@
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 
+import { checkOptionKeys } from '@parley/core';
+
 import { createSchemaLinter } from '../ask/schemaWarnings.ts';
 import type { ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
 import { Registrations, type AnyPromptOptions, type AnyToolOptions } from './registrations.ts';
+import { STDIO_OPTIONS } from './optionChecks.ts';
 import { checkServerOptions, runtimeOf, warningsOf } from './runtimeOf.ts';
 import type {
   PromptHandler,
@@ -241,6 +244,13 @@ export class ParleyServer {
       if (typeof entry !== 'function' && (typeof entry !== 'object' || entry === null)) {
         throw new TypeError('use: each middleware must be a Middleware instance or a function.');
       }
+      // A hook that no longer exists would never run, without a word.
+      if (typeof entry === 'object' && 'onMessage' in entry) {
+        throw new TypeError(
+          'use: onMessage is not a Middleware hook (it was removed); use onRequest, which runs ' +
+            'for every request.',
+        );
+      }
     }
     this.#middleware.push(...middleware);
     // A rejection here is the first round's to report; this only starts the load early.
@@ -292,6 +302,7 @@ export class ParleyServer {
    */
   async run(options: RunOptions): Promise<RunningServer> {
     if (options.transport === 'stdio') {
+      checkOptionKeys('run', 'options', options, STDIO_OPTIONS);
       this.#serving = true;
       const [{ runStdio }] = await Promise.all([import('../stdio/runStdio.ts'), this.#ready()]);
       return runStdio(this.#runtime, this.#dispatcher);

@@ -1,4 +1,4 @@
-import type { HandlerInfo, InputRequest } from '@parley/core';
+import { checkOptionKeys, optionKeys, type HandlerInfo, type InputRequest } from '@parley/core';
 import type { CompiledResponseType } from '@parley/schema';
 
 import { askedEntryOf, type AskedRecord } from '../ask/asked.ts';
@@ -42,6 +42,36 @@ import type { RoundRuntime } from '../round/roundRuntime.ts';
  * maps are the live registry every round resolves its handler from.
  */
 
+/**
+ * The keys a tool's and a prompt's options take (a resource's are open: what it does not know
+ * it lists as the resource's own fields, as MCP lets a resource carry more).
+ */
+const TOOL_OPTIONS = optionKeys<AnyToolOptions>()([
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'cacheable',
+  'askFallback',
+  'task',
+  '_meta',
+  'asks',
+  'stateSchema',
+  'maxReasks',
+]);
+
+const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()([
+  'title',
+  'description',
+  'arguments',
+  'complete',
+  '_meta',
+  'asks',
+  'stateSchema',
+  'maxReasks',
+]);
+
 export type AnyToolOptions = ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
 export type AnyPromptOptions = PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
 type AnyResourceOptions = ResourceOptions<StateSchema | undefined>;
@@ -72,6 +102,7 @@ export class Registrations implements Registry {
     );
     assertNew('tool', this.tools, name);
     const api = `tool '${name}'`;
+    checkOptionKeys(api, 'options', options, TOOL_OPTIONS);
     const input = toolInputOf(api, options.inputSchema);
     checkHandlerOptions(api, options);
     const declared = this.#checkAsks(
@@ -107,6 +138,7 @@ export class Registrations implements Registry {
     );
     assertNew('prompt', this.prompts, name);
     const api = `prompt '${name}'`;
+    checkOptionKeys(api, 'options', options, PROMPT_OPTIONS);
     const input = objectSchemaOf(api, options.arguments);
     checkHandlerOptions(api, options);
     this.prompts.set(name, {

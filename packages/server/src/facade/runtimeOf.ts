@@ -11,6 +11,7 @@ import { createMemorySingleUseStore, type SingleUsePolicy } from '../round/singl
 import type { ChangeNotifier } from '../runtime/changes.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { TaskEngine } from '../tasks/taskEngine.ts';
+import { checkServerOptionKeys } from './optionChecks.ts';
 import type { ParleyServerOptions, RequestStateSecurity } from './options.ts';
 
 /**
@@ -42,6 +43,7 @@ export function checkServerOptions(options: ParleyServerOptions): void {
   if (typeof options?.name !== 'string' || options.name.length === 0) {
     throw new TypeError('ParleyServer: options.name must be a non-empty string.');
   }
+  checkServerOptionKeys(options);
   // A misconfigured http.auth fails here, not on the first request…
   if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
   // …and so does a bad bound.

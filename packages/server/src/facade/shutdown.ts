@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 import type { RunningServer } from './options.ts';
 
 /**
@@ -5,6 +7,8 @@ import type { RunningServer } from './options.ts';
  * send SIGTERM, a terminal SIGINT): the first signal drains the server gracefully (see
  * `RunningServer.close`) and then exits; a second one exits at once.
  */
+
+const SIGNAL_OPTIONS = optionKeys<CloseOnSignalsOptions>()(['graceMs', 'signals', 'exit', 'log']);
 
 /** Options of {@link closeOnSignals}. */
 export interface CloseOnSignalsOptions {
@@ -26,6 +30,7 @@ export function closeOnSignals(
   running: RunningServer,
   options: CloseOnSignalsOptions = {},
 ): () => void {
+  checkOptionKeys('closeOnSignals', 'options', options, SIGNAL_OPTIONS);
   const {
     graceMs = 10_000,
     signals = ['SIGTERM', 'SIGINT'],

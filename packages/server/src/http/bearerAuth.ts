@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys, type OptionKeys } from '@parley/core';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { loadSdk } from '../utils/loadSdk.ts';
@@ -86,6 +87,16 @@ export interface BearerGate {
   authenticate(request: Request): Promise<AuthInfo | Response>;
 }
 
+/** The keys of `http.auth`. */
+export const AUTH_OPTIONS: OptionKeys = optionKeys<HttpAuthOptions>()([
+  'verifyToken',
+  'requiredScopes',
+  'authorizationServers',
+  'scopesSupported',
+  'resourceName',
+  'resourceUrl',
+]);
+
 export function createBearerGate(
   options: HttpAuthOptions,
   report: (error: unknown) => void,
@@ -93,6 +104,7 @@ export function createBearerGate(
   if (!isRecord(options) || typeof options.verifyToken !== 'function') {
     throw new TypeError('ParleyServer: http.auth needs verifyToken(token, request).');
   }
+  checkOptionKeys('ParleyServer', 'options.http.auth', options, AUTH_OPTIONS);
   const authorizationServers = checkUrls('authorizationServers', options.authorizationServers);
   const requiredScopes = checkStrings('requiredScopes', options.requiredScopes) ?? [];
   const scopesSupported = checkStrings('scopesSupported', options.scopesSupported);

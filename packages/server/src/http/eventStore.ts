@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 import { randomUUID } from '../utils/randomness.ts';
@@ -82,7 +83,10 @@ function isPriming(message: JSONRPCMessage): boolean {
  * An {@link EventStore} in this process's memory, bounded in count and age: right for one
  * process (handshake sessions live on the process that opened them anyway).
  */
+const MEMORY_STORE_OPTIONS = optionKeys<MemoryEventStoreOptions>()(['maxEvents', 'ttlMs', 'now']);
+
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
+  checkOptionKeys('createMemoryEventStore', 'options', options, MEMORY_STORE_OPTIONS);
   const maxEvents = positive('maxEvents', options.maxEvents ?? 10_000);
   const ttlMs = positive('ttlMs', options.ttlMs ?? 300_000);
   const now = options.now ?? Date.now;

@@ -1,4 +1,4 @@
-import { UnsupportedCapabilityError } from '@parley/core';
+import { UnsupportedCapabilityError, checkOptionKeys } from '@parley/core';
 import type { AuthInfo, LegacyHttpHandler, ServerNotifier } from '@modelcontextprotocol/server';
 
 import { ModernDispatcher } from '../modern/dispatcher.ts';
@@ -14,7 +14,7 @@ import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from '../handler/paramHeaders.ts';
-import type { FetchOptions, HttpOptions } from './httpOptions.ts';
+import { FETCH_OPTIONS, type FetchOptions, type HttpOptions } from './httpOptions.ts';
 import {
   SERVED_METHODS,
   idOf,
@@ -124,6 +124,7 @@ export class HttpEndpoint {
 
   /** The web-standard face: a `Request` in, a `Response` out. */
   async fetch(request: Request, options: FetchOptions = {}): Promise<Response> {
+    checkOptionKeys('fetch', 'options', options, FETCH_OPTIONS);
     let body: Inbound['body'];
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') {
       const read = await readWebBody(request, this.limits.maxBodyBytes, this.budget);

@@ -1,3 +1,4 @@
+import { optionKeys, type OptionKeys } from '@parley/core';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import type { HttpAuthOptions } from './bearerAuth.ts';
@@ -56,3 +57,23 @@ export interface FetchOptions {
    */
   authInfo?: AuthInfo;
 }
+
+/** The keys of {@link HttpOptions} (and of `run()`'s HTTP options, which extend them). */
+export const HTTP_OPTION_KEYS = [
+  'sessions',
+  'sessionIdleTimeoutMs',
+  'maxSessions',
+  'streamResumeWindowMs',
+  'eventStore',
+  'sseRetryMs',
+  'allowedHosts',
+  'allowedOrigins',
+  'maxBodyBytes',
+  'maxBufferedBodyBytes',
+  'auth',
+] as const;
+
+/** The `http` options, checked for keys they cannot have. */
+export const HTTP_OPTIONS: OptionKeys = optionKeys<HttpOptions>()(HTTP_OPTION_KEYS);
+
+export const FETCH_OPTIONS: OptionKeys = optionKeys<FetchOptions>()(['authInfo']);

@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 import type * as NodeHttp from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -54,6 +56,7 @@ function createServer(
 }
 
 const DEFAULT_GRACE_MS = 10_000;
+const CLOSE_OPTIONS = optionKeys<CloseOptions>()(['graceMs']);
 /** No request for this long after a load balancer saw the `503`: it has stopped sending. */
 const SETTLE_MS = 250;
 
@@ -293,7 +296,13 @@ export async function listenNode(
 
   return {
     url: `http://${host}:${port}${options.path}`,
-    close: ({ graceMs = DEFAULT_GRACE_MS }: CloseOptions = {}) => {
+    close: (closeOptions: CloseOptions = {}) => {
+      try {
+        checkOptionKeys('close', 'options', closeOptions, CLOSE_OPTIONS);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const { graceMs = DEFAULT_GRACE_MS } = closeOptions;
       if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
         return Promise.reject(
           new RangeError(`close: graceMs must be a whole number >= 0 (got ${String(graceMs)}).`),

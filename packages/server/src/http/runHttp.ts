@@ -1,7 +1,9 @@
-import { protectedResourceMetadataPath } from './bearerAuth.ts';
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
+import { AUTH_OPTIONS, protectedResourceMetadataPath } from './bearerAuth.ts';
 import { LOOPBACK_HOSTNAMES } from './hostCheck.ts';
 import type { HttpEndpoint } from './httpEndpoint.ts';
-import type { HttpOptions } from './httpOptions.ts';
+import { HTTP_OPTION_KEYS, type HttpOptions } from './httpOptions.ts';
 import { listenerLimits } from './limits.ts';
 import { listenNode, type CloseOptions } from './nodeListener.ts';
 
@@ -52,12 +54,27 @@ export interface HttpListening {
  * Listen with `options`. `endpointFor` builds the endpoint from its merged options; `ready`
  * resolves once the server can serve (see `ParleyServer`), before the port opens.
  */
+const RUN_OPTIONS = optionKeys<HttpRunOptions>()([
+  ...HTTP_OPTION_KEYS,
+  'transport',
+  'host',
+  'port',
+  'path',
+  'readinessPath',
+  'headersTimeoutMs',
+  'requestTimeoutMs',
+  'keepAliveTimeoutMs',
+  'maxConnections',
+]);
+
 export async function runHttp(
   options: HttpRunOptions,
   serverHttp: HttpOptions | undefined,
   endpointFor: (options: HttpOptions) => HttpEndpoint,
   ready: () => Promise<void>,
 ): Promise<HttpListening> {
+  checkOptionKeys('run', 'options', options, RUN_OPTIONS);
+  checkOptionKeys('run', 'options.auth', options.auth, AUTH_OPTIONS);
   const {
     transport: _transport,
     host = '127.0.0.1',

@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 /**
  * Single use of `requestState`, in a way that survives real networks.
  *
@@ -64,9 +66,12 @@ const API = 'createMemorySingleUseStore';
  * A {@link SingleUseStore} in this process's memory: right for one process, wrong for several
  * replicas. When full of live ids it refuses (fails closed) rather than forget one.
  */
+const MEMORY_STORE_OPTIONS = optionKeys<MemorySingleUseStoreOptions>()(['maxEntries', 'now']);
+
 export function createMemorySingleUseStore(
   options: MemorySingleUseStoreOptions = {},
 ): SingleUseStore {
+  checkOptionKeys(API, 'options', options, MEMORY_STORE_OPTIONS);
   const { maxEntries = 100_000, now = Date.now } = options;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError(

@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 import { taskExpiresAt, type TaskRecord } from './taskRecord.ts';
 
 /**
@@ -98,7 +100,10 @@ function readCursor(cursor: string): Position {
  * A {@link TaskStore} in this process's memory: right for one process, wrong for replicas. It
  * copies records in and out, so no caller can change a stored task except through `update`.
  */
+const MEMORY_STORE_OPTIONS = optionKeys<MemoryTaskStoreOptions>()(['maxTasks', 'now']);
+
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
+  checkOptionKeys(API, 'options', options, MEMORY_STORE_OPTIONS);
   const { maxTasks = 10_000, now = Date.now } = options;
   if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) {
     throw new RangeError(`${API}: maxTasks must be a positive integer (got ${String(maxTasks)}).`);
