@@ -17,6 +17,7 @@ import type { ParamHeader } from '../handler/paramHeaders.ts';
 import { FETCH_OPTIONS, type FetchOptions, type HttpOptions } from './httpOptions.ts';
 import {
   SERVED_METHODS,
+  acceptsAnswer,
   idOf,
   initializeProblem,
   isJsonContentType,
@@ -210,6 +211,15 @@ export class HttpEndpoint {
     if (!isJsonContentType(inbound.headers.get('content-type'))) {
       return responder.send(
         errorReply(415, -32600, 'Unsupported Media Type: Content-Type must be application/json'),
+      );
+    }
+    if (!acceptsAnswer(inbound.headers.get('accept'))) {
+      return responder.send(
+        errorReply(
+          406,
+          -32600,
+          'Not Acceptable: the answer is application/json or text/event-stream, and Accept allows neither',
+        ),
       );
     }
     let message: unknown;

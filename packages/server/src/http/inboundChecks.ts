@@ -23,6 +23,36 @@ export function isJsonContentType(value: string | null): boolean {
   return type === 'application/json';
 }
 
+/**
+ * Does an `Accept` header allow an answer as JSON or as an event stream (the two a POST can
+ * get)? No header allows anything; a media range with `q=0` allows nothing. The usual header
+ * (`application/json, text/event-stream`) is decided without parsing.
+ */
+export function acceptsAnswer(accept: string | null): boolean {
+  if (accept === null) return true;
+  if (
+    !accept.includes('q=') &&
+    (accept.includes('application/json') || accept.includes('text/event-stream'))
+  ) {
+    return true;
+  }
+  for (const range of accept.split(',')) {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    if (quality !== undefined && !(Number(quality.slice(2)) > 0)) continue;
+    if (
+      type === '*/*' ||
+      type === 'application/*' ||
+      type === 'application/json' ||
+      type === 'text/*' ||
+      type === 'text/event-stream'
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Is a parsed body modern traffic? By its envelope claim, or by a modern version header. */
 export function isModernBody(body: unknown, versionHeader: string | null): boolean {
   if (claimsEnvelope(body)) return true;

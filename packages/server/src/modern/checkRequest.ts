@@ -46,12 +46,14 @@ export function checkRequest(
   const { method } = message;
   if (!('id' in message)) return { status: 202 }; // a notification: acknowledged, nothing to run
   const { id } = message;
-  if (typeof id !== 'string' && typeof id !== 'number') {
+  // A number that is not a safe integer (1e400 parses as Infinity, 2^60 loses digits) could not
+  // be echoed back as the client wrote it: the client could never match the answer.
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
     return errorReply(
       400,
       null,
       JSON_RPC_ERROR_CODES.invalidRequest,
-      'Invalid Request: the id must be a string or a number',
+      'Invalid Request: the id must be a string or an integer (a safe one: at most 2^53 - 1)',
     );
   }
   if (message.params !== undefined && !isRecord(message.params)) {
