@@ -63,7 +63,7 @@ export type {
 export type { Flow, HandlerInfo } from './handlers.ts';
 
 export { checkOptionKeys, optionKeys } from './optionKeys.ts';
-export type { OptionKeys } from './optionKeys.ts';
+export type { AllKeysOf, OptionKeys } from './optionKeys.ts';
 
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';
 export type { CallToolResult, ToolResultInit } from './toolResult.ts';

@@ -82,10 +82,13 @@ function editDistance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
-/** What `optionKeys<T>()` needs of a key list: no key of `T` left out. */
-type AllKeysOf<T, TList extends readonly string[]> = [Exclude<keyof T, TList[number]>] extends [
-  never,
-]
+/**
+ * What `optionKeys<T>()` needs of a key list: no key of `T` left out. A list that misses keys is
+ * given a `missing` member naming them, so the compiler's error says which.
+ */
+export type AllKeysOf<T, TList extends readonly string[]> = [
+  Exclude<keyof T, TList[number]>,
+] extends [never]
   ? TList
   : TList & { missing: Exclude<keyof T, TList[number]> };
 
