@@ -3,7 +3,8 @@
  * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas;
  * BOOKING_STORE is the JSON file bookings are kept in (default: memory). With REDIS_URL, the
  * replicas share a Redis: single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS) and the
- * event store of handshake-era streams.
+ * event store of handshake-era streams. SESSION_ID_PREFIX begins every handshake-era session id
+ * this replica issues (for balancers that route sessions by their id).
  */
 import { closeOnSignals } from '@parley/server';
 
@@ -18,6 +19,12 @@ const redis =
   process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== ''
     ? await connectRedis(process.env.REDIS_URL)
     : undefined;
+// A replica's own prefix for handshake-era session ids (booking1., …): a balancer that cannot
+// learn stickiness (nginx, Caddy) routes a session back to its replica by it.
+const sessionIdPrefix =
+  process.env.SESSION_ID_PREFIX === undefined || process.env.SESSION_ID_PREFIX === ''
+    ? {}
+    : { sessionIdPrefix: process.env.SESSION_ID_PREFIX };
 const milliseconds = (name: string) =>
   process.env[name] === undefined ? undefined : Number(process.env[name]);
 const server = createBookingServer({
@@ -30,9 +37,9 @@ const server = createBookingServer({
           replayWindowMs: milliseconds('REPLAY_WINDOW_MS'),
           roundLeaseMs: milliseconds('ROUND_LEASE_MS'),
         },
-        serverOptions: { http: { eventStore: redis.eventStore } },
+        serverOptions: { http: { eventStore: redis.eventStore, ...sessionIdPrefix } },
       }
-    : {}),
+    : { serverOptions: { http: { ...sessionIdPrefix } } }),
 });
 
 if (process.argv.includes('--stdio')) {

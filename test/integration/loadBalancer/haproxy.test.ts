@@ -4,7 +4,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { startRedisServer, type RedisServer } from '../../../scripts/redisServer.ts';
@@ -19,7 +18,9 @@ import {
   startApp,
   startHaproxy,
   type Balancer,
+  stopProcess,
 } from './harness.ts';
+import { Clients, answers, newFigures } from './flows.ts';
 
 /**
  * Three replicas of apps/booking (real processes on 127.0.0.1) behind a real HAProxy running the
@@ -37,177 +38,11 @@ const missing = missingBinaries('load-balancer test');
 
 const OLD = 'old-key-of-the-fleet-000000000000000';
 const NEW = 'new-key-of-the-fleet-111111111111111';
-interface Figures {
-  requests: number;
-  failedRequests: { what: string; phase: string }[];
-  modernFlows: number;
-  handshakeFlows: number;
-  failedFlows: string[];
-  /** Handshake sessions a drain ended, reopened by the client (on another replica). */
-  sessionsReopened: number;
-  /** Rounds that failed during the SIGKILL and completed when retried with the same state. */
-  roundsRetried: number;
-}
-
-const figures: Figures = {
-  requests: 0,
-  failedRequests: [],
-  modernFlows: 0,
-  handshakeFlows: 0,
-  failedFlows: [],
-  sessionsReopened: 0,
-  roundsRetried: 0,
-};
-let phase = 'start';
+const figures = newFigures();
 const t0 = Date.now();
 const tracing = process.env.LB_TRACE === '1';
 const trace = (line: string) => tracing && console.error(`[lb +${Date.now() - t0} ms] ${line}`);
-
-/** fetch, counting every request and every failure: a transport error or a 5xx. */
-async function counted(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  figures.requests++;
-  try {
-    const response = await fetch(input, init);
-    if (response.status >= 500) {
-      // Parley's 503s carry a JSON-RPC error, HAProxy's own an HTML page: the body says whose.
-      const body = (await response.clone().text()).slice(0, 200);
-      figures.failedRequests.push({ what: `HTTP ${response.status}: ${body}`, phase });
-      trace(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
-    }
-    return response;
-  } catch (error) {
-    // An abort is the client cancelling its own request (the SDK client closing its GET
-    // stream), not a failure of the fleet.
-    if ((error as Error).name !== 'AbortError') {
-      figures.failedRequests.push({ what: String((error as Error).cause ?? error), phase });
-    }
-    throw error;
-  }
-}
-
-const answers: Record<string, Record<string, unknown>> = {
-  destination: { destination: 'Lisbon' },
-  date: { date: '2026-09-01' },
-  passenger: { passenger: 'Ada Lovelace', confirm: true },
-};
-
-interface ModernReply {
-  result?: {
-    resultType?: string;
-    requestState?: string;
-    inputRequests?: Record<string, unknown>;
-    content?: { text: string }[];
-  };
-  error?: { code: number; message: string };
-}
-
-let nextId = 1;
-function roundRequest(round: { inputResponses?: unknown; requestState?: string }): RequestInit {
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'book_flight',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: {
-        name: 'book_flight',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-        ...round,
-      },
-    }),
-  };
-}
-
-async function modernRound(
-  url: string,
-  round: { inputResponses?: unknown; requestState?: string },
-): Promise<ModernReply> {
-  const response = await counted(url, roundRequest(round));
-  return (await response.json()) as ModernReply;
-}
-
-/**
- * One book_flight flow of three rounds. `retry`: a round that fails in transport or with a 5xx
- * is sent again with the same state (what a client does when a replica dies under it).
- */
-async function modernFlow(url: string, retry: boolean): Promise<string> {
-  let round: { inputResponses?: unknown; requestState?: string } = {};
-  for (let n = 0; n < 4; n++) {
-    let reply: ModernReply | undefined;
-    for (let attempt = 0; reply === undefined; attempt++) {
-      try {
-        reply = await modernRound(url, round);
-      } catch (error) {
-        if (!retry || attempt >= 10) throw error;
-        figures.roundsRetried++;
-        await sleep(200);
-      }
-    }
-    if (reply.error !== undefined) throw new Error(`round ${n + 1}: ${reply.error.message}`);
-    const result = reply.result!;
-    if (result.resultType !== 'input_required') return result.content?.[0]?.text ?? '';
-    round = {
-      requestState: result.requestState,
-      inputResponses: Object.fromEntries(
-        Object.keys(result.inputRequests ?? {}).map((key) => [
-          key,
-          { action: 'accept', content: answers[key] },
-        ]),
-      ),
-    };
-  }
-  throw new Error('book_flight asked more than three rounds');
-}
-
-/** One handshake-era flow: a session, book_flight with its three ctx.elicit-style questions. */
-async function handshakeFlow(url: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    const client = new Client(
-      { name: 'lb-handshake', version: '1' },
-      { capabilities: { elicitation: { form: {} } } },
-    );
-    client.onerror = () => {}; // the GET stream of a drained replica ends; the call says how
-    client.setRequestHandler('elicitation/create', (request) => {
-      const message = String(request.params.message);
-      const key = message.startsWith('Where')
-        ? 'destination'
-        : message.startsWith('When')
-          ? 'date'
-          : 'passenger';
-      return { action: 'accept', content: answers[key] as never };
-    });
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
-      fetch: counted as typeof fetch,
-    });
-    try {
-      await client.connect(transport);
-      const result = await client.callTool({ name: 'book_flight', arguments: {} });
-      const text = (result.content as { text: string }[])[0]?.text ?? '';
-      await transport.terminateSession().catch(() => {});
-      return text;
-    } catch (error) {
-      // A drain ends the session (its waiting call gets a JSON-RPC error, or the session is
-      // unknown once the replica is gone): the client opens a new one, which the balancer
-      // sends to a replica that is up.
-      const message = String(error);
-      if (attempt >= 3 || !/shutting down|Session not found|session/i.test(message)) throw error;
-      figures.sessionsReopened++;
-    } finally {
-      await client.close().catch(() => {});
-    }
-  }
-}
+const clients = new Clients(figures, trace);
 
 describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-lb-'));
@@ -267,7 +102,7 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   }, 120_000);
 
   afterAll(async () => {
-    balancer?.process.kill('SIGKILL');
+    await stopProcess(balancer?.process);
     for (const child of replicas) child?.kill('SIGKILL');
     await redis?.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -282,27 +117,27 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
           expect(await flow()).toMatch(/^Booked BK-\d+: Ada Lovelace to Lisbon on 2026-09-01$/);
           count();
         } catch (error) {
-          figures.failedFlows.push(`${phase}: ${String(error)}`);
+          figures.failedFlows.push(`${clients.phase}: ${String(error)}`);
         }
       }
     };
     const modernLoad = (retry: boolean) =>
       Array.from({ length: 4 }, () =>
         worker(
-          () => modernFlow(front, retry),
+          () => clients.modernFlow(front, retry),
           () => figures.modernFlows++,
         ),
       );
     const handshakeLoad = () =>
       Array.from({ length: 2 }, () =>
         worker(
-          () => handshakeFlow(front),
+          () => clients.handshakeFlow(front),
           () => figures.handshakeFlows++,
         ),
       );
 
     // 1. Three rolling restarts, one replica at a time, each rotating the ring one step.
-    phase = 'rolling restarts';
+    clients.phase = 'rolling restarts';
     const load = [...modernLoad(false), ...handshakeLoad()];
     await sleep(500);
     for (const ring of [`${OLD},${NEW}`, `${NEW},${OLD}`, NEW]) {
@@ -319,36 +154,36 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
     expect(rings).toEqual([NEW, NEW, NEW]);
 
     // 2. Single use across replicas, through Redis: a token spent on replica 1 …
-    phase = 'single use';
+    clients.phase = 'single use';
     const direct = (i: number) => `http://127.0.0.1:${ports[i]}/mcp`;
-    const asked = await modernRound(direct(0), {});
+    const asked = await clients.modernRound(direct(0), {});
     const state = asked.result!.requestState!;
     const second = {
       requestState: state,
       inputResponses: { destination: { action: 'accept', content: answers.destination } },
     };
-    const spent = await modernRound(direct(0), second);
+    const spent = await clients.modernRound(direct(0), second);
     expect(spent.result?.resultType).toBe('input_required');
     // … retried on replica 2 within the replay window: the same outcome, not a second run …
-    expect((await modernRound(direct(1), second)).result?.inputRequests).toEqual(
+    expect((await clients.modernRound(direct(1), second)).result?.inputRequests).toEqual(
       spent.result?.inputRequests,
     );
     // … and replayed on replica 3 after it: refused.
     await sleep(1_700);
-    expect((await modernRound(direct(2), second)).error).toMatchObject({
+    expect((await clients.modernRound(direct(2), second)).error).toMatchObject({
       code: -32602,
       message: 'Invalid or expired requestState',
     });
 
     // 3. SIGKILL one replica under load. A round in flight on it (its body half sent) fails;
     // sent again with the same state, through the balancer, it completes on another replica.
-    phase = 'SIGKILL';
+    clients.phase = 'SIGKILL';
     const failedBefore = figures.failedRequests.length;
     running = true;
     const killLoad = modernLoad(true);
-    const first = await modernRound(front, {});
+    const first = await clients.modernRound(front, {});
     const inFlight = new Promise<string>((resolve) => {
-      const init = roundRequest({
+      const init = clients.roundRequest({
         requestState: first.result!.requestState!,
         inputResponses: { destination: { action: 'accept', content: answers.destination } },
       });
@@ -369,7 +204,7 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
     });
     const lost = await inFlight;
     expect(lost).toMatch(/failed|closed without an answer/);
-    const retried = await modernRound(front, {
+    const retried = await clients.modernRound(front, {
       requestState: first.result!.requestState!,
       inputResponses: { destination: { action: 'accept', content: answers.destination } },
     });

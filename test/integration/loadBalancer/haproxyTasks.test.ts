@@ -19,6 +19,7 @@ import {
   startApp,
   startHaproxy,
   type Balancer,
+  stopProcess,
 } from './harness.ts';
 
 /**
@@ -86,7 +87,7 @@ describe.skipIf(missing.length > 0)('tasks on three reporting replicas behind HA
   }, 120_000);
 
   afterAll(async () => {
-    balancer?.process.kill('SIGKILL');
+    await stopProcess(balancer?.process);
     for (const child of replicas) child.kill('SIGKILL');
     await redis?.dispose();
     rmSync(dir, { recursive: true, force: true });

@@ -15,15 +15,15 @@ import { findRedisServer } from '../../../scripts/redisServer.ts';
  * replicas bundled once and run as real processes on 127.0.0.1.
  */
 
-function findHaproxy(): string | undefined {
-  const explicit = process.env.HAPROXY;
+/** A binary on PATH (or in /usr/sbin, where Debian installs servers, which a non-root PATH may lack). */
+function findBinary(name: string, variable: string): string | undefined {
+  const explicit = process.env[variable];
   if (explicit !== undefined && explicit !== '') return explicit;
-  // Debian installs it in /usr/sbin, which a non-root PATH may lack.
   for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin']) {
     if (dir === '') continue;
     try {
-      accessSync(join(dir, 'haproxy'), constants.X_OK);
-      return join(dir, 'haproxy');
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
     } catch {
       // not here
     }
@@ -31,17 +31,37 @@ function findHaproxy(): string | undefined {
   return undefined;
 }
 
-export const haproxyBinary = findHaproxy();
+export const haproxyBinary = findBinary('haproxy', 'HAPROXY');
+export const nginxBinary = findBinary('nginx', 'NGINX');
+export const caddyBinary = findBinary('caddy', 'CADDY');
 export const redisBinary = findRedisServer();
 
+/** The servers a load-balancer test may need. */
+const BINARIES = {
+  haproxy: () => haproxyBinary,
+  'redis-server': () => redisBinary,
+  nginx: () => nginxBinary,
+  caddy: () => caddyBinary,
+};
+/** Debian's package of each. */
+const PACKAGES: Record<keyof typeof BINARIES, string> = {
+  haproxy: 'haproxy',
+  'redis-server': 'redis-server',
+  nginx: 'nginx-light',
+  caddy: 'caddy',
+};
+
 /**
- * The binaries these tests need and this machine lacks. In CI a missing one is an error (the
- * test must run there); elsewhere the test is skipped with one line saying how to run it.
+ * The binaries a test needs and this machine lacks. In CI a missing one is an error (the test
+ * must run there); elsewhere the test is skipped with one line saying how to run it.
  */
-export function missingBinaries(test: string): string[] {
-  const missing = [haproxyBinary ? [] : ['haproxy'], redisBinary ? [] : ['redis-server']].flat();
+export function missingBinaries(
+  test: string,
+  needs: readonly (keyof typeof BINARIES)[] = ['haproxy', 'redis-server'],
+): string[] {
+  const missing = needs.filter((name) => BINARIES[name]() === undefined);
   if (missing.length > 0) {
-    const how = `install it (apt-get install -y ${missing.join(' ')}), then run pnpm vitest run --project integration loadBalancer`;
+    const how = `install it (apt-get install -y ${missing.map((name) => PACKAGES[name]).join(' ')}), then run pnpm vitest run --project integration loadBalancer`;
     if (process.env.CI === 'true') {
       throw new Error(`the ${test} needs ${missing.join(' and ')} in CI; ${how}`);
     }
@@ -190,4 +210,110 @@ export async function startHaproxy(
 export function haproxyVersion(binary: string): string {
   const out = spawnSync(binary, ['-v'], { encoding: 'utf8' }).stdout;
   return /version (\S+)/.exec(out)?.[1] ?? 'unknown';
+}
+
+/** A balancer other than HAProxy: its process and its front door. */
+export interface Proxy {
+  process: ChildProcess;
+  /** `http://127.0.0.1:<port>/mcp`. */
+  url: string;
+}
+
+/** The guide's file, its example ports (8080 in front, 3001–3003 behind) replaced with this run's. */
+function guideConfig(file: string, front: number, replicas: number[]): string {
+  let config = readFileSync(`${repoRoot}docs/examples/deployment/${file}`, 'utf8');
+  config = config.replace('127.0.0.1:8080', `127.0.0.1:${front}`);
+  replicas.forEach((port, i) => {
+    config = config.replaceAll(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`);
+  });
+  return config;
+}
+
+/** Until `url` answers at all (any status): the balancer listens. */
+async function listening(url: string, name: string): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < 20_000; await sleep(50)) {
+    if (
+      await fetch(url, { method: 'OPTIONS' }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  throw new Error(`${name} never listened on ${url}`);
+}
+
+/**
+ * nginx with the guide's configuration (docs/examples/deployment/nginx.conf) in front of
+ * `replicas`, its pid and temporary files in `dir`, in the foreground.
+ */
+export async function startNginx(
+  dir: string,
+  replicas: number[],
+  edit: (config: string) => string = (config) => config,
+): Promise<Proxy> {
+  const front = await freePort();
+  const config = edit(guideConfig('nginx.conf', front, replicas))
+    .replace('pid /run/nginx-parley.pid;', `pid ${join(dir, 'nginx.pid')};`)
+    .replace(
+      'http {',
+      ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+        .map((kind) => `    ${kind}_temp_path ${join(dir, `nginx-${kind}`)};`)
+        .reduce(
+          (text, line) => `${text}
+${line}`,
+          'http {',
+        ),
+    );
+  const file = join(dir, 'nginx.conf');
+  writeFileSync(file, config);
+  // nginx logs each upstream it retries (a replica restarting) to stderr: shown only when
+  // tracing, or when it never starts listening.
+  const child = spawn(nginxBinary!, ['-c', file, '-p', dir, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (process.env.LB_TRACE === '1') process.stderr.write(chunk);
+    log = (log + chunk.toString()).slice(-4_000);
+  });
+  const url = `http://127.0.0.1:${front}/mcp`;
+  await listening(url, 'nginx').catch((error: Error) => {
+    throw new Error(`${error.message}; nginx said:\n${log}`);
+  });
+  return { process: child, url };
+}
+
+/** Caddy with the guide's configuration (docs/examples/deployment/Caddyfile) in front of `replicas`. */
+export async function startCaddy(dir: string, replicas: number[]): Promise<Proxy> {
+  const front = await freePort();
+  const file = join(dir, 'Caddyfile');
+  writeFileSync(file, guideConfig('Caddyfile', front, replicas));
+  const child = spawn(caddyBinary!, ['run', '--config', file, '--adapter', 'caddyfile'], {
+    // Caddy logs every start-up step as JSON on stderr: kept only when tracing.
+    stdio: ['ignore', 'ignore', process.env.LB_TRACE === '1' ? 'inherit' : 'ignore'],
+    env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
+  });
+  const url = `http://127.0.0.1:${front}/mcp`;
+  await listening(url, 'Caddy');
+  return { process: child, url };
+}
+
+/**
+ * Stops a balancer and waits until it has gone. SIGTERM first: a SIGKILLed nginx master leaves
+ * its worker processes behind, still holding the port. SIGKILL only if it lingers.
+ */
+export async function stopProcess(child: ChildProcess | undefined, graceMs = 5_000): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** What a binary says its version is (first line of `-v` / `version`). */
+export function versionOf(binary: string, args: string[]): string {
+  const run = spawnSync(binary, args, { encoding: 'utf8' });
+  return `${run.stdout}${run.stderr}`.split('\n')[0]?.trim() ?? 'unknown';
 }

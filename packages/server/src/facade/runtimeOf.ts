@@ -5,6 +5,7 @@ import { createRequestStateSealer } from '@parley/state-sealing';
 import type { Registry } from '../handler/definitions.ts';
 import { checkFallback } from '../handler/fallback/policy.ts';
 import { createBearerGate } from '../http/bearerAuth.ts';
+import { checkSessionIdPrefix } from '../http/httpOptions.ts';
 import { endpointLimits } from '../http/limits.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from '../round/limits.ts';
 import { createMemorySingleUseStore, type SingleUsePolicy } from '../round/singleUse.ts';
@@ -48,6 +49,7 @@ export function checkServerOptions(options: ParleyServerOptions): void {
   if (options.http?.auth !== undefined) createBearerGate(options.http.auth, () => {});
   // …and so does a bad bound.
   if (options.http !== undefined) endpointLimits(options.http);
+  checkSessionIdPrefix('ParleyServer: http', options.http?.sessionIdPrefix);
   checkFallback('ParleyServer', options.askFallback);
   const { maxReasks } = options;
   if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || maxReasks < 0)) {

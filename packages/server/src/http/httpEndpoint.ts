@@ -14,7 +14,12 @@ import { ListenStreams } from './listenStreams.ts';
 import { BodyBudget, endpointLimits, type EndpointLimits } from './limits.ts';
 import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from '../handler/paramHeaders.ts';
-import { FETCH_OPTIONS, type FetchOptions, type HttpOptions } from './httpOptions.ts';
+import {
+  FETCH_OPTIONS,
+  checkSessionIdPrefix,
+  type FetchOptions,
+  type HttpOptions,
+} from './httpOptions.ts';
 import {
   SERVED_METHODS,
   acceptsAnswer,
@@ -89,9 +94,11 @@ export class HttpEndpoint {
     this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
     this.#listen = new ListenStreams(runtime);
     const store = options.eventStore === undefined ? createMemoryEventStore() : options.eventStore;
+    checkSessionIdPrefix('ParleyServer: http', options.sessionIdPrefix);
     this.#sessions = new HandshakeSessions(runtime, {
       limits: this.limits,
       eventStore: store === false ? undefined : store,
+      idPrefix: options.sessionIdPrefix,
     });
     const hosts = options.allowedHosts;
     this.#hosts =

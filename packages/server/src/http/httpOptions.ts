@@ -29,6 +29,13 @@ export interface HttpOptions {
   /** The SSE `retry` (ms) clients are told to wait before reconnecting a stream. Default 1 000. */
   sseRetryMs?: number;
   /**
+   * Begin every handshake-era session id this replica issues with this (letters, digits, `.`,
+   * `-`, `_`; up to 64), e.g. `'booking1.'`: a load balancer that cannot learn which replica
+   * opened a session (nginx, Caddy) routes its requests back to that replica by the id alone.
+   * See the deployment guide. Default: none.
+   */
+  sessionIdPrefix?: string;
+  /**
    * Accepted `Host` header names (DNS-rebinding protection). `run()` on a loopback host defaults
    * to the localhost names; `fetch()` and `nodeHandler()` check nothing unless you list names.
    */
@@ -66,12 +73,24 @@ export const HTTP_OPTION_KEYS = [
   'streamResumeWindowMs',
   'eventStore',
   'sseRetryMs',
+  'sessionIdPrefix',
   'allowedHosts',
   'allowedOrigins',
   'maxBodyBytes',
   'maxBufferedBodyBytes',
   'auth',
 ] as const;
+
+const SESSION_ID_PREFIX = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Refuse a `sessionIdPrefix` that could not stand in an HTTP header, or the empty one. */
+export function checkSessionIdPrefix(api: string, prefix: unknown): void {
+  if (prefix !== undefined && (typeof prefix !== 'string' || !SESSION_ID_PREFIX.test(prefix))) {
+    throw new TypeError(
+      `${api}: sessionIdPrefix must be 1 to 64 letters, digits, '.', '-' or '_' (got ${JSON.stringify(prefix)}).`,
+    );
+  }
+}
 
 /** The `http` options, checked for keys they cannot have. */
 export const HTTP_OPTIONS: OptionKeys = optionKeys<HttpOptions>()(HTTP_OPTION_KEYS);

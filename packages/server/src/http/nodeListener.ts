@@ -59,6 +59,16 @@ const DEFAULT_GRACE_MS = 10_000;
 const CLOSE_OPTIONS = optionKeys<CloseOptions>()(['graceMs']);
 /** No request for this long after a load balancer saw the `503`: it has stopped sending. */
 const SETTLE_MS = 250;
+/**
+ * Draining, no request for this long on any connection: whoever kept connections open has
+ * stopped sending here, and the idle ones can be closed without cutting a request off.
+ */
+const QUIET_MS = 250;
+
+/** Stop listening without touching open connections (`net.Server#close`, see `close`). */
+function stopListening(server: NodeHttp.Server, done: () => void): void {
+  process.getBuiltinModule('node:net').Server.prototype.close.call(server, done);
+}
 
 /** A raw HTTP/1.1 answer for a connection Node could not parse a request from. */
 function rawAnswer(status: number, reason: string, code: number, message: string): string {
@@ -285,12 +295,25 @@ export async function listenNode(
         Math.min(deadline, started + graceMs / 2),
       );
     }
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await until(() => inFlight === 0, deadline);
+    // Stop accepting connections, but keep the open ones: a request a proxy is writing on an
+    // idle keep-alive connection right now is answered (with `Connection: close`, after which
+    // the connection closes), never cut off. (`http.Server#close` would also close the idle
+    // connections at once, racing such a request; `net.Server#close` only stops listening.)
+    const stopped = new Promise<void>((resolve) => stopListening(server, () => resolve()));
+    // Idle connections are closed once nothing has arrived for a while: a proxy that still
+    // sends here uses up its idle connections one answer at a time, then finds this replica
+    // refusing new ones and sends elsewhere; only then is it quiet.
+    await until(
+      () =>
+        inFlight === 0 &&
+        (sockets.size === 0 || Date.now() - Math.max(lastArrival, started) >= QUIET_MS),
+      deadline,
+    );
     await endpoint.close();
     server.closeAllConnections();
     for (const socket of sockets) socket.destroy();
+    // `http.Server#close` also stops its timeout checks (the listener is already closed).
+    server.close(() => {});
     await stopped;
   };
 

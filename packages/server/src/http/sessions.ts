@@ -114,7 +114,7 @@ interface SessionsHost extends CallHost {
  */
 class Session implements TransportHost, CallTracker {
   /** Known before the transport is made, so the event store's view can name it. */
-  readonly id: string = randomUUID();
+  readonly id: string;
   transport!: SessionTransport;
   server!: Server;
   /** Who opened it: only they may use it. */
@@ -129,7 +129,8 @@ class Session implements TransportHost, CallTracker {
   closing = false;
   readonly #host: SessionsHost;
 
-  constructor(principal: string | undefined, host: SessionsHost) {
+  constructor(principal: string | undefined, host: SessionsHost, idPrefix = '') {
+    this.id = idPrefix + randomUUID();
     this.principal = principal;
     this.#host = host;
     this.lastSeen = host.now();
@@ -163,6 +164,8 @@ class Session implements TransportHost, CallTracker {
 
 export interface SessionsOptions {
   limits: EndpointLimits;
+  /** What every session id begins with (see `HttpOptions.sessionIdPrefix`). */
+  idPrefix?: string | undefined;
   /** `undefined`: streams are not resumable. */
   eventStore: EventStore | undefined;
   now?: () => number;
@@ -176,6 +179,7 @@ export class HandshakeSessions {
   readonly #limits: EndpointLimits;
   readonly #eventStore: EventStore | undefined;
   readonly #now: () => number;
+  readonly #idPrefix: string;
   readonly #sessions = new Map<string, Session>();
   /** One timer for every open stream of every session. */
   readonly #keepAlive = new KeepAlive(KEEP_ALIVE_MS);
@@ -191,6 +195,7 @@ export class HandshakeSessions {
     this.#limits = options.limits;
     this.#eventStore = options.eventStore;
     this.#now = options.now ?? Date.now;
+    this.#idPrefix = options.idPrefix ?? '';
     this.#host = {
       isDraining: () => this.#draining,
       now: this.#now,
@@ -234,7 +239,7 @@ export class HandshakeSessions {
     this.#opening++;
     try {
       const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
-      const session = new Session(authInfo?.clientId, this.#host);
+      const session = new Session(authInfo?.clientId, this.#host, this.#idPrefix);
       const { id } = session;
       session.transport = new SessionTransport({
         sessionId: id,

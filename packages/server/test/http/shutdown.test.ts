@@ -95,7 +95,7 @@ describe('close({ graceMs })', () => {
     await expect(readiness(url)).rejects.toThrow();
   });
 
-  test('idle keep-alive connections are closed when the listener stops', async () => {
+  test('idle keep-alive connections are closed once the drain has been quiet', async () => {
     const { running, port } = await start();
     const socket = await openSocket(port);
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -106,6 +106,48 @@ describe('close({ graceMs })', () => {
     await running.close({ graceMs: 5_000 });
     await ended;
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  test('a request written on an idle keep-alive connection just after close() begins is answered, then the connection closes', async () => {
+    // What a proxy does (nginx with upstream keepalive): it reuses an idle connection without
+    // knowing the replica began to drain. Nobody probed readiness, so the drain is at once.
+    const { running, port } = await start();
+    const socket = await openSocket(port);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 1 }, _meta: META },
+    });
+    const request = rawRequest(
+      'POST /mcp HTTP/1.1',
+      [
+        ['Host', `127.0.0.1:${port}`],
+        ['Content-Type', 'application/json'],
+        ['Accept', 'application/json, text/event-stream'],
+        ['MCP-Protocol-Version', '2026-07-28'],
+        ['Mcp-Method', 'tools/call'],
+        ['Mcp-Name', 'slow'],
+        ['Content-Length', String(Buffer.byteLength(body))],
+      ],
+      body,
+    );
+    socket.write(request);
+    await sleep(100); // the first answer arrives; the connection is idle, kept alive
+    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 200/);
+    received.length = 0;
+    const closed = running.close({ graceMs: 5_000 });
+    await sleep(20);
+    socket.write(request);
+    await ended;
+    const answer = Buffer.concat(received).toString();
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('slept 1 ms');
+    await closed;
   });
 
   test('a handshake-era call waiting on its client gets a JSON-RPC error at once', async () => {
