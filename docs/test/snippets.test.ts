@@ -89,7 +89,8 @@ const testSources = [
   ...filesUnder(runtimesRoot, (path) => path.endsWith('.ts') && !path.startsWith('fixtures/')).map(
     (path) => readFileSync(`${runtimesRoot}/${path}`, 'utf8'),
   ),
-  // The load-balancer tests run the deployment guide's HAProxy configuration (their harness loads it).
+  // The load-balancer tests run the deployment guide's HAProxy, nginx and Caddy configurations
+  // (their harness loads them).
   readFileSync(`${docsRoot}/../test/integration/loadBalancer/harness.ts`, 'utf8'),
 ]
   .join('\n')

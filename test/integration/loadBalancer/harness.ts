@@ -219,9 +219,9 @@ export interface Proxy {
   url: string;
 }
 
-/** The guide's file, its example ports (8080 in front, 3001–3003 behind) replaced with this run's. */
+/** The guide's file (under docs/examples/), its example ports (8080 in front, 3001–3003 behind) replaced with this run's. */
 function guideConfig(file: string, front: number, replicas: number[]): string {
-  let config = readFileSync(`${repoRoot}docs/examples/deployment/${file}`, 'utf8');
+  let config = readFileSync(`${repoRoot}docs/examples/${file}`, 'utf8');
   config = config.replace('127.0.0.1:8080', `127.0.0.1:${front}`);
   replicas.forEach((port, i) => {
     config = config.replaceAll(`127.0.0.1:${3001 + i}`, `127.0.0.1:${port}`);
@@ -253,7 +253,7 @@ export async function startNginx(
   edit: (config: string) => string = (config) => config,
 ): Promise<Proxy> {
   const front = await freePort();
-  const config = edit(guideConfig('nginx.conf', front, replicas))
+  const config = edit(guideConfig('deployment/nginx.conf', front, replicas))
     .replace('pid /run/nginx-parley.pid;', `pid ${join(dir, 'nginx.pid')};`)
     .replace(
       'http {',
@@ -288,7 +288,7 @@ ${line}`,
 export async function startCaddy(dir: string, replicas: number[]): Promise<Proxy> {
   const front = await freePort();
   const file = join(dir, 'Caddyfile');
-  writeFileSync(file, guideConfig('Caddyfile', front, replicas));
+  writeFileSync(file, guideConfig('deployment/Caddyfile', front, replicas));
   const child = spawn(caddyBinary!, ['run', '--config', file, '--adapter', 'caddyfile'], {
     // Caddy logs every start-up step as JSON on stderr: kept only when tracing.
     stdio: ['ignore', 'ignore', process.env.LB_TRACE === '1' ? 'inherit' : 'ignore'],
