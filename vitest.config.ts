@@ -7,7 +7,12 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * Workspace packages resolve each other from source (`@parley/source` export condition), so the
  * whole suite runs on a fresh clone without a build.
  */
-const sourceConditions = ['@parley/source', ...defaultServerConditions];
+const sourceConditions = [
+  '@parley/source',
+  // Not `module`, which Node does not use either: a package's `module` build may be for
+  // bundlers only (OpenTelemetry's imports its files without extensions).
+  ...defaultServerConditions.filter((condition) => condition !== 'module'),
+];
 
 const packages = [
   'core',

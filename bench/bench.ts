@@ -94,6 +94,8 @@ async function modern(client: LoadClient): Promise<void> {
       { name: 'parley', kind: 'parley' },
       { name: 'parley-ask', kind: 'parley-ask' },
       { name: 'sdk', kind: 'sdk' },
+      { name: 'parley-off', kind: 'parley-off' },
+      { name: 'parley-otel', kind: 'parley-otel' },
       ...(baselineScript === undefined
         ? []
         : [{ name: 'parley-base', kind: 'parley' as const, script: baselineScript }]),
@@ -105,7 +107,9 @@ async function modern(client: LoadClient): Promise<void> {
       load: (url, durationMs) => client.run(url, CONCURRENCY, durationMs),
     },
   );
-  const [limit, guard, replay, sdk, base] = running as [
+  const [limit, guard, replay, sdk, off, recording, base] = running as [
+    Running,
+    Running,
     Running,
     Running,
     Running,
@@ -145,6 +149,22 @@ async function modern(client: LoadClient): Promise<void> {
     `limit ${ms(cpuMedian(limit))}`,
     replayRatio,
     at,
+  );
+  // Telemetry with nothing registered (the default) against none at all, and its price once an
+  // SDK records every span and metric (nothing exported).
+  verdict(
+    'telemetry, nothing registered',
+    ms(cpuMedian(guard)),
+    `telemetry: false ${ms(cpuMedian(off))}`,
+    ratios(guard, off, cpuPerRequest),
+    { at: 1.05, atMost: true },
+  );
+  verdict(
+    'telemetry, an SDK recording',
+    ms(cpuMedian(recording)),
+    `telemetry: false ${ms(cpuMedian(off))}`,
+    ratios(recording, off, cpuPerRequest),
+    undefined,
   );
   verdict(
     'modern CPU/request, raw SDK v2',

@@ -16,6 +16,11 @@ export const serverFloors = [
     owns: 'helpers that know nothing of MCP: random ids, JSON checks, the lazy SDK loader',
   },
   {
+    name: 'telemetry',
+    rooms: ['telemetry'],
+    owns: 'OpenTelemetry: the tracer and meter (global or given), one span per request with its attributes, trace context in and out, the metrics; nothing is built while nothing records',
+  },
+  {
     name: 'ask',
     rooms: ['ask'],
     owns: 'the ask vocabulary: builders, compiled response types, reading answers, records of what was asked, re-ask wording, per-version shapes, schema warnings',

@@ -10,7 +10,9 @@
  *   the tool asking with `elicitInput`;
  * - `parley`: one ParleyServer serving the modern flow (guard pattern) and the handshake flow
  *   (`ctx.elicit`), on `run()`;
- * - `parleyAsk`: the same modern flow written once with `await ctx.ask(...)` (sealed replay).
+ * - `parleyAsk`: the same modern flow written once with `await ctx.ask(...)` (sealed replay);
+ * - `parley-off` and `parley-otel` (in `serverProcess.ts`): `parley` with `telemetry: false`,
+ *   and with an OpenTelemetry SDK registered (spans and metrics recorded, never exported).
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
@@ -23,7 +25,12 @@ import {
   createRequestStateCodec,
   inputRequired as sdkInputRequired,
 } from '@modelcontextprotocol/server';
-import { ParleyServer, elicitRequest, inputRequired } from '@parley/server';
+import {
+  ParleyServer,
+  elicitRequest,
+  inputRequired,
+  type ParleyServerOptions,
+} from '@parley/server';
 import * as z from 'zod';
 
 export const KEY = 'bench-state-key-'.repeat(2);
@@ -166,11 +173,12 @@ export function sdkSessions(): RequestListener {
   };
 }
 
-export function parley(): ParleyServer {
+export function parley(options: Partial<ParleyServerOptions> = {}): ParleyServer {
   const mcp = new ParleyServer({
     name: 'booking',
     requestStateSecurity: { keys: [KEY] },
     onWarning: () => {},
+    ...options,
   });
   const askDestination = elicitRequest('Where would you like to fly?', destinationSchema);
   mcp.tool('book_flight', async (_args, ctx) => {

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 import type { LoadResult } from './loadClient.ts';
 
-export type Kind = 'bare' | 'limit' | 'parley' | 'parley-ask' | 'sdk' | 'sdkSessions';
+export type Kind =
+  'bare' | 'limit' | 'parley' | 'parley-ask' | 'parley-off' | 'parley-otel' | 'sdk' | 'sdkSessions';
 
 export const serverScript = fileURLToPath(new URL('./serverProcess.ts', import.meta.url));
 const loadScript = fileURLToPath(new URL('./loadClient.ts', import.meta.url));

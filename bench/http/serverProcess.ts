@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 
 import { KEY, bare, parley, parleyAsk, sdk, sdkSessions } from './contenders.ts';
 import { limit } from './limit.ts';
+import { recordTelemetry } from './telemetry.ts';
 
 async function listen(listener: RequestListener): Promise<string> {
   const server = createServer(listener);
@@ -27,7 +28,12 @@ const listeners: Record<string, () => RequestListener> = {
   sdk,
   sdkSessions,
 };
-const servers = { parley, 'parley-ask': parleyAsk };
+const servers = {
+  parley: () => parley(),
+  'parley-ask': parleyAsk,
+  'parley-off': () => parley({ telemetry: false }),
+  'parley-otel': () => (recordTelemetry(), parley()),
+};
 const server = servers[kind as keyof typeof servers];
 const url =
   server !== undefined

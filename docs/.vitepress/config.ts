@@ -50,6 +50,7 @@ export default defineConfig({
           { text: 'Long-running tools: tasks', link: '/guide/tasks' },
           { text: 'The client', link: '/guide/client' },
           { text: 'Deployment', link: '/guide/deployment' },
+          { text: 'Telemetry', link: '/guide/telemetry' },
           { text: 'Security', link: '/guide/security' },
           { text: 'Testing your server', link: '/guide/testing' },
         ],

@@ -73,6 +73,10 @@ const checked: Record<string, (extra: Record<string, unknown>) => unknown> = {
       http: { auth: { verifyToken: () => undefined, ...extra } },
     }),
   'server:TasksOptions': (extra) => new ParleyServer({ name: 'options', tasks: { ...extra } }),
+  'server:TelemetryOptions': (extra) =>
+    new ParleyServer({ name: 'options', telemetry: { ...extra } }),
+  'server:TelemetryRecordOptions': (extra) =>
+    new ParleyServer({ name: 'options', telemetry: { record: { ...extra } } }),
   'server:ArgumentLimits': (extra) => new ParleyServer({ name: 'options', limits: { ...extra } }),
   'server:ToolOptions': (extra) => server().tool('t', { ...extra }, tool),
   'server:ToolTaskOptions': (extra) =>
@@ -110,6 +114,8 @@ const checked: Record<string, (extra: Record<string, unknown>) => unknown> = {
       },
     }),
   'client:StdioServerCommand': (extra) => new Client({ command: 'node', ...extra }),
+  'client:ClientTelemetryOptions': (extra) =>
+    new Client('http://127.0.0.1:1/mcp', { telemetry: { ...extra } }),
   'client:CallOptions': (extra) => new Client(server()).callTool('t', {}, { ...extra } as never),
   'client:OAuthProviderOptions': (extra) =>
     createOAuthProvider({ redirectUrl: 'http://127.0.0.1:1/callback', ...extra }),

@@ -167,6 +167,7 @@ describe('the terminal client lives in @parley/cli only', () => {
     expect(client.bin).toBeUndefined();
     expect(Object.keys(client.dependencies ?? {}).sort()).toEqual([
       '@modelcontextprotocol/client',
+      '@opentelemetry/api',
       '@parley/core',
       '@parley/schema',
     ]);

@@ -298,6 +298,7 @@ describe('a fresh npm project with the packed packages', () => {
     expect(manifest.bin).toBeUndefined();
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([
       '@modelcontextprotocol/client',
+      '@opentelemetry/api',
       '@parley/core',
       '@parley/schema',
     ]);

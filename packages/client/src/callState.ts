@@ -1,5 +1,6 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
+import type { CallTrace } from './telemetry.ts';
 import type { CallInfo } from './types.ts';
 
 /**
@@ -12,6 +13,8 @@ export class CallState {
   readonly timeoutMs: number;
   /** Rounds answered (modern) or requests pushed while it was in flight (handshake). */
   rounds = 0;
+  /** The call's spans, while telemetry is on. */
+  trace: CallTrace | undefined;
   readonly failed: Promise<never>;
   readonly #controller = new AbortController();
   #reject: (error: unknown) => void = () => {};

@@ -320,6 +320,7 @@ export class Client implements AsyncDisposable {
           answer: this.#answer,
           protocolVersion: connection.protocolVersion,
           emit: this.#emit,
+          telemetry: this.#options.telemetry,
         };
         return {
           value: await runCall(connection, this.#calls, info, limits, rounds, send),

@@ -18,6 +18,7 @@ export type {
   ClientMode,
   ClientOptions,
   ClientTarget,
+  ClientTelemetryOptions,
   ElicitationAnswer,
   ElicitationHandler,
   InProcessServer,

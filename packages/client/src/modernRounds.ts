@@ -10,6 +10,7 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 import type { CallState } from './callState.ts';
 import type { InputAnswerer } from './inputAnswerer.ts';
+import type { ClientTelemetry } from './telemetry.ts';
 import type { RoundEvent } from './types.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface ModernRoundsContext {
   answer: InputAnswerer;
   protocolVersion: string;
   emit(event: RoundEvent): void;
+  /** Where the call's spans go (see `telemetry.ts`). */
+  telemetry: ClientTelemetry;
 }
 
 const INPUT_METHODS: ReadonlySet<unknown> = new Set([
@@ -125,6 +128,8 @@ function retryParams(answered: InputResponses, requestState: string | undefined)
 export interface RoundParams {
   inputResponses?: InputResponses;
   requestState?: string;
+  /** The request's trace context (`traceparent`), while telemetry records. */
+  _meta?: Record<string, string>;
 }
 
 /** Sends the call again, on a new JSON-RPC id, with the round's answers and state added. */

@@ -2,9 +2,11 @@ import { checkOptionKeys, optionKeys, type Implementation } from '@parley/core';
 
 import { resolveHttpOptions, type ResolvedHttpOptions } from './http/httpOptions.ts';
 import { checkRoots } from './samplingAndRoots.ts';
+import { ClientTelemetry } from './telemetry.ts';
 import type {
   CallOptions,
   ClientMode,
+  ClientTelemetryOptions,
   ClientOptions,
   ElicitationHandler,
   RootsProvider,
@@ -27,6 +29,7 @@ export interface ResolvedOptions {
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
   tasks: boolean;
+  telemetry: ClientTelemetry;
 }
 
 export const DEFAULT_MAX_ROUNDS = 10;
@@ -92,6 +95,24 @@ function checkRootsOption(value: unknown): RootsProvider | undefined {
   return Object.freeze(checkRoots(value));
 }
 
+const TELEMETRY_OPTIONS = optionKeys<ClientTelemetryOptions>()(['tracerProvider']);
+
+function checkTelemetry(value: unknown): ClientTelemetry {
+  if (value !== undefined && value !== false) {
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError('Client: telemetry must be an object or false.');
+    }
+    checkOptionKeys('Client', 'options.telemetry', value, TELEMETRY_OPTIONS);
+    const provider = (value as ClientTelemetryOptions).tracerProvider;
+    if (provider !== undefined && typeof provider?.getTracer !== 'function') {
+      throw new TypeError(
+        'Client: telemetry.tracerProvider must be a TracerProvider (getTracer()).',
+      );
+    }
+  }
+  return new ClientTelemetry(value as ClientTelemetryOptions | false | undefined);
+}
+
 /** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
 /** The keys a client's options take, at every depth (see `checkOptionKeys`). */
 const CLIENT_OPTIONS = optionKeys<ClientOptions>()([
@@ -108,6 +129,7 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()([
   'headers',
   'fetch',
   'tasks',
+  'telemetry',
 ]);
 const CALL_OPTIONS = optionKeys<CallOptions>()(['maxRounds', 'signal', 'timeoutMs', 'onTask']);
 
@@ -143,6 +165,7 @@ export function resolveOptions(
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
     http: resolveHttpOptions(options, targetKind),
     tasks: checkBoolean('tasks', options.tasks, true),
+    telemetry: checkTelemetry(options.telemetry),
   };
 }
 

@@ -69,14 +69,20 @@ async function answerPushed(
   const only = calls.length === 1 ? calls[0] : undefined;
   const resume = calls.map((call) => call.hold());
   try {
-    const answer = await context.answer(request, {
-      era: 'handshake',
-      protocolVersion: context.protocolVersion(),
-      call: only?.info,
-      round: only?.rounds ?? 0,
-      key,
-      signal: only === undefined ? serverSignal : AbortSignal.any([serverSignal, only.signal]),
-    });
+    const answering = (): Promise<InputResponse> =>
+      context.answer(request, {
+        era: 'handshake',
+        protocolVersion: context.protocolVersion(),
+        call: only?.info,
+        round: only?.rounds ?? 0,
+        key,
+        signal: only === undefined ? serverSignal : AbortSignal.any([serverSignal, only.signal]),
+      });
+    // Timed under the call it serves, when it is known.
+    const trace = only?.trace;
+    const answer = await (trace === undefined
+      ? answering()
+      : trace.pushed(request.method, answering));
     for (const call of calls) {
       context.emit({
         era: 'handshake',

@@ -51,6 +51,8 @@ export async function runCall<T>(
 ): Promise<T> {
   const state = new CallState(info, limits.maxRounds, limits.timeoutMs, limits.signal);
   if (state.isSettled) return state.failed;
+  const trace = rounds.telemetry.call(info, connection.era);
+  state.trace = trace;
   calls.add(state);
   // Handshake era: the SDK would count a person's time to answer against the request, so the
   // client times the server itself (see CallState) and lifts the SDK's limit.
@@ -61,18 +63,21 @@ export async function runCall<T>(
     timeout: handshake ? MAX_TIMEOUT_MS : limits.timeoutMs,
     allowInputRequired: true,
   };
+  // Each request of the call in a span of its own, its context in the request's `_meta`.
+  const sendLeg = (round: RoundParams): Promise<T> =>
+    trace === undefined
+      ? send(connection, round, options)
+      : trace.leg((meta) =>
+          send(connection, meta === undefined ? round : { ...round, _meta: meta }, options),
+        );
+  let failure: unknown;
   try {
-    const first = send(connection, {}, options);
+    const first = sendLeg({});
     const answered = handshake
       ? first
       : first.then(async (value): Promise<T> =>
           isInputRequiredResult(value)
-            ? ((await driveModernRounds(
-                state,
-                value,
-                (round) => send(connection, round, options),
-                rounds,
-              )) as T)
+            ? ((await driveModernRounds(state, value, sendLeg, rounds)) as T)
             : value,
         );
     const request = answered.then(async (value): Promise<T> => {
@@ -90,7 +95,11 @@ export async function runCall<T>(
     // Losing the race to a failure of our own is expected; that rejection is not news.
     request.catch(() => {});
     return await Promise.race([request, state.failed]);
+  } catch (error) {
+    failure = error ?? new Error('call failed');
+    throw error;
   } finally {
+    trace?.end(Math.max(1, state.rounds), failure);
     state.dispose();
     calls.delete(state);
   }

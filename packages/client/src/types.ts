@@ -17,6 +17,7 @@ import type {
 } from '@parley/core';
 import type { ResponseBuilder } from '@parley/schema';
 import type { FetchLike, OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
+import type { TracerProvider } from '@opentelemetry/api';
 
 /**
  * The public vocabulary of `@parley/client`: what a `Client` connects to, the handlers that
@@ -199,6 +200,19 @@ export interface ClientOptions {
    * refuse tools that run only as tasks).
    */
   tasks?: boolean;
+  /**
+   * OpenTelemetry spans for each call, each of its requests (rounds) and each request a
+   * handshake-era server pushes, with W3C trace context sent to the server (`_meta` and the
+   * HTTP header). Default: the global tracer provider (nothing is recorded until the
+   * application registers an SDK); `false` turns them off.
+   */
+  telemetry?: ClientTelemetryOptions | false;
+}
+
+/** `Client`'s `telemetry` option. */
+export interface ClientTelemetryOptions {
+  /** Where spans go. Default: the global tracer provider. */
+  tracerProvider?: TracerProvider;
 }
 
 /** Options of one `callTool`, `getPrompt` or `readResource`. */

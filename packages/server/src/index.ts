@@ -10,6 +10,7 @@ export type { AuthInfo } from '@modelcontextprotocol/server';
 export type { FetchOptions, HttpOptions } from './http/httpOptions.ts';
 export type { NodeHandler } from './http/nodeHandler.ts';
 export type { CloseOptions } from './http/nodeListener.ts';
+export type { TelemetryOptions, TelemetryRecordOptions } from './telemetry/options.ts';
 export { closeOnSignals } from './facade/shutdown.ts';
 export type { CloseOnSignalsOptions } from './facade/shutdown.ts';
 export { createMemoryEventStore } from './http/eventStore.ts';

@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/client';
 
 import type { ResolvedHttpOptions } from './httpOptions.ts';
+import { activeTraceparent } from '../telemetry.ts';
 import { OAuthSignIn } from './oauthSignIn.ts';
 
 /**
@@ -17,7 +18,11 @@ export function createHttpTransport(
   url: URL,
   http: ResolvedHttpOptions | undefined,
 ): StreamableHTTPClientTransport {
-  if (http === undefined) return new StreamableHTTPClientTransport(url);
+  if (http === undefined) {
+    return new StreamableHTTPClientTransport(url, {
+      fetch: endpointFetch(url, NO_HTTP_OPTIONS, undefined),
+    });
+  }
   const { auth } = http;
   const signIn = auth?.kind === 'oauth' ? new OAuthSignIn(auth) : undefined;
   const transport = new StreamableHTTPClientTransport(url, {
@@ -28,6 +33,12 @@ export function createHttpTransport(
   signIn?.completeOn(transport);
   return transport;
 }
+
+const NO_HTTP_OPTIONS: ResolvedHttpOptions = {
+  auth: undefined,
+  headers: undefined,
+  fetch: undefined,
+};
 
 function sameEndpoint(input: string | URL, endpoint: URL): boolean {
   const target = new URL(String(input));
@@ -54,6 +65,11 @@ function endpointFetch(
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(extra ?? {})) {
       if (!headers.has(name)) headers.set(name, value);
+    }
+    // The request's span (see telemetry.ts), found through the active context.
+    const traceparent = activeTraceparent();
+    if (traceparent !== undefined && !headers.has('traceparent')) {
+      headers.set('traceparent', traceparent);
     }
     const response = await base(input, { ...init, headers });
     if (response.status === 401 && headers.has('authorization')) {

@@ -2,6 +2,7 @@ import { checkOptionKeys, optionKeys, type OptionKeys } from '@parley/core';
 
 import { HTTP_OPTIONS } from '../http/httpOptions.ts';
 import type { ArgumentLimits } from '../round/limits.ts';
+import { checkTelemetryOptions } from '../telemetry/options.ts';
 import type {
   ParleyServerOptions,
   RequestStateSecurity,
@@ -29,6 +30,7 @@ const SERVER_OPTIONS = optionKeys<ParleyServerOptions>()(
     'http',
     'askFallback',
     'tasks',
+    'telemetry',
   ],
   {
     eraBridge:
@@ -67,4 +69,5 @@ export function checkServerOptionKeys(options: ParleyServerOptions): void {
   checkOptionKeys(api, 'options.tasks', options.tasks, TASKS_OPTIONS);
   checkOptionKeys(api, 'options.limits', options.limits, LIMITS_OPTIONS);
   checkOptionKeys(api, 'options.http', options.http, HTTP_OPTIONS);
+  checkTelemetryOptions(api, 'options.telemetry', options.telemetry);
 }

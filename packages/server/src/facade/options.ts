@@ -3,6 +3,7 @@ import type { HttpRunOptions } from '../http/runHttp.ts';
 import type { CloseOptions } from '../http/nodeListener.ts';
 import type { ArgumentLimits } from '../round/limits.ts';
 import type { SingleUseStore } from '../round/singleUse.ts';
+import type { TelemetryOptions } from '../telemetry/options.ts';
 import type { AskFallback } from '../handler/fallback/policy.ts';
 import type { WarningReporter } from '../ask/schemaWarnings.ts';
 import type { Clock } from '../tasks/clock.ts';
@@ -99,6 +100,13 @@ export interface ParleyServerOptions {
   askFallback?: AskFallback;
   /** Tasks: where tools declared with `task` keep their state. */
   tasks?: TasksOptions;
+  /**
+   * OpenTelemetry spans and metrics for every request and flow. Default: through the global
+   * API, so they are recorded once the application registers an SDK, and cost nothing until
+   * then; `false` turns them off. No answer, argument, message or state is recorded unless
+   * named in `record`.
+   */
+  telemetry?: TelemetryOptions | false;
 }
 
 /** A running server, as `run()` returns it. */

@@ -12,6 +12,7 @@ import { createMemorySingleUseStore, type SingleUsePolicy } from '../round/singl
 import type { ChangeNotifier } from '../runtime/changes.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { TaskEngine } from '../tasks/taskEngine.ts';
+import { Telemetry } from '../telemetry/telemetry.ts';
 import { checkServerOptionKeys } from './optionChecks.ts';
 import type { ParleyServerOptions, RequestStateSecurity } from './options.ts';
 
@@ -107,6 +108,7 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
       maxNodes: options.limits?.maxNodes ?? DEFAULT_MAX_NODES,
     },
     middleware: parts.middleware,
+    telemetry: options.telemetry === false ? undefined : new Telemetry(options.telemetry),
     changes: parts.changes,
     now: security.now ?? Date.now,
     tasks: new TaskEngine({ ...options.tasks, report: (error, where) => report(error, where) }),

@@ -82,6 +82,8 @@ export interface PushScope {
   elicitationTimeoutMs: number;
   /** Reports compatibility warnings about a schema this handler asks with. */
   lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
+  /** Told each time a pushed form is asked again (telemetry counts re-asks), when it records. */
+  reasked?: (() => void) | undefined;
 }
 
 /** What the server builds a `Context` from (internal). */

@@ -151,6 +151,7 @@ export async function pushForm<TData>(
       return toElicitationResult(answer, compiledType);
     } catch (error) {
       if (!(error instanceof InvalidAnswerError) || reasks >= scope.maxReasks) throw error;
+      scope.reasked?.();
       params = elicitParamsFor(reaskRequest(question, problemOf(undefined, error)).params, version);
     }
   }

@@ -22,6 +22,7 @@ import type { PushChannel } from '../handler/pushChannel.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
+import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { legacyTasksCapability } from '../tasks/legacyWire.ts';
@@ -140,6 +141,35 @@ function pushChannel(
  */
 const QUESTION_TIMEOUT_MS = 2_147_483_647;
 
+/** The request's trace, while telemetry records (`params` as they came, `_meta` and all). */
+function traceOf(
+  runtime: ServerRuntime,
+  server: Server,
+  ctx: ServerContext,
+  method: string,
+  params: unknown,
+): RequestTrace | undefined {
+  const telemetry = runtime.telemetry;
+  if (!telemetry?.isRecording) return undefined;
+  const request = ctx.http?.req;
+  return telemetry.request({
+    method,
+    era: 'handshake',
+    protocolVersion: server.getNegotiatedProtocolVersion() ?? LATEST_HANDSHAKE_PROTOCOL_VERSION,
+    id: ctx.mcpReq.id,
+    sessionId: ctx.sessionId,
+    params: (params ?? undefined) as Record<string, unknown> | undefined,
+    headers: request?.headers,
+    transport: request === undefined ? undefined : 'tcp',
+  });
+}
+
+/** The reply, told to its trace (when there is one), as the SDK handler's return value. */
+function settleTraced(trace: RequestTrace | undefined, reply: RoundReply): never {
+  trace?.end(reply);
+  return settle(reply);
+}
+
 /** A reply as the SDK handler's return value (or throw). */
 function settle(reply: RoundReply): never {
   if (reply.kind === 'error')
@@ -232,6 +262,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     params: Record<string, unknown>,
     ctx: ServerContext,
     call: TrackedCall | undefined,
+    trace: RequestTrace | undefined,
   ): Promise<RoundReply> => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const round: RoundRequest = {
@@ -259,6 +290,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
               }),
       push: pushChannel(server, ctx, options, call),
       projectToolResult,
+      trace,
     };
     return method === 'tools/call'
       ? serveToolCall(runtime, round, {
@@ -274,18 +306,26 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     server.setRequestHandler(method, (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
       const call = options.calls?.begin(ctx.mcpReq.signal);
+      const trace = traceOf(runtime, server, ctx, method, request.params);
       // A chain, not an async function: a call waiting on its user holds no frame here. (The
       // pipeline's functions are async: nothing above throws before `call.end` is arranged.)
-      const served = serveCall(method, params, ctx, call).then(settle);
+      const served = serveCall(method, params, ctx, call, trace).then(
+        trace === undefined ? settle : (reply) => settleTraced(trace, reply),
+      );
       return call === undefined ? served : served.finally(() => call.end());
     });
 
   const list = (method: ListMethod) =>
-    server.setRequestHandler(method, async (request, ctx) =>
-      settle(
-        await serveList(runtime, method, request.params, facts(server, ctx, method, authInfo)),
-      ),
-    );
+    server.setRequestHandler(method, async (request, ctx) => {
+      const trace = traceOf(runtime, server, ctx, method, request.params);
+      const reply = await serveList(
+        runtime,
+        method,
+        request.params,
+        facts(server, ctx, method, authInfo),
+      );
+      return settleTraced(trace, reply);
+    });
 
   if (runtime.tools.size > 0) {
     list('tools/list');
@@ -307,6 +347,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
             AS_SENT,
             { signal, timeout: QUESTION_TIMEOUT_MS },
           ) as Promise<unknown>;
+        const trace = traceOf(runtime, server, ctx, method, request.params);
         const reply = await serveLegacyTaskMethod(
           runtime.tasks,
           method,
@@ -314,7 +355,8 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
           { principal: authInfo?.clientId, sessionId: ctx.sessionId ?? connection() },
           { push, signal: ctx.mcpReq.signal },
         );
-        return settle(
+        return settleTraced(
+          trace,
           reply ?? { kind: 'error', error: { code: -32601, message: 'Method not found' } },
         );
       });
@@ -338,9 +380,13 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     });
   }
   if (runtime.prompts.size > 0 || runtime.templates.length > 0) {
-    server.setRequestHandler('completion/complete', async (request) =>
-      settle(await complete(runtime.prompts, runtime.templates, request.params)),
-    );
+    server.setRequestHandler('completion/complete', async (request, ctx) => {
+      const trace = traceOf(runtime, server, ctx, 'completion/complete', request.params);
+      return settleTraced(
+        trace,
+        await complete(runtime.prompts, runtime.templates, request.params),
+      );
+    });
   }
   runtime.changes.track(server);
   return server;

@@ -6,6 +6,7 @@ import { paramHeaderMismatch, type ParamHeader } from '../handler/paramHeaders.t
 import { serveList, type ListMethod } from '../runtime/lists.ts';
 import type { RoundReply } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
+import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
 import { tasksExtensionCapability } from '../tasks/modernWire.ts';
@@ -83,9 +84,21 @@ export class ModernDispatcher {
     const checked = this.check(message, transport.headers);
     if ('status' in checked) return checked;
     const { id, method, params, envelope } = checked;
+    const telemetry = this.#runtime.telemetry;
+    const trace = telemetry?.isRecording
+      ? telemetry.request({
+          method,
+          era: 'modern',
+          protocolVersion: envelope.protocolVersion,
+          id,
+          params,
+          headers: transport.headers,
+          transport: transport.headers === undefined ? undefined : 'tcp',
+        })
+      : undefined;
     let reply: RoundReply | undefined;
     try {
-      reply = await this.#dispatch(method, params, envelope, transport);
+      reply = await this.#dispatch(method, params, envelope, transport, trace);
     } catch (error) {
       this.#runtime.report(error, { method, target: '-' });
       reply = {
@@ -93,6 +106,7 @@ export class ModernDispatcher {
         error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' },
       };
     }
+    trace?.end(reply ?? { kind: 'error', error: { code: JSON_RPC_ERROR_CODES.methodNotFound } });
     if (reply === undefined) {
       return errorReply(404, id, JSON_RPC_ERROR_CODES.methodNotFound, 'Method not found');
     }
@@ -118,6 +132,7 @@ export class ModernDispatcher {
     params: Record<string, unknown>,
     envelope: Envelope,
     transport: ModernTransport,
+    trace: RequestTrace | undefined,
   ): Promise<RoundReply | undefined> {
     const runtime = this.#runtime;
     const request: RequestContext = {
@@ -189,6 +204,7 @@ export class ModernDispatcher {
       request,
       envelope,
       transport,
+      trace,
     );
     return roundMethod === 'tools/call'
       ? serveToolCall(runtime, round, { era: 'modern' })

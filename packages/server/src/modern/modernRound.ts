@@ -1,6 +1,7 @@
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import type { RoundRequest } from '../round/request.ts';
+import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { Envelope } from './envelope.ts';
 import type { ModernTransport } from './messages.ts';
 
@@ -33,6 +34,7 @@ export class ModernRound implements RoundRequest {
   readonly progress: RoundRequest['progress'];
   readonly push: undefined = undefined;
   readonly projectToolResult: RoundRequest['projectToolResult'] = appendTextFallback;
+  readonly trace: RequestTrace | undefined;
   readonly #envelope: Envelope;
   readonly #transport: ModernTransport;
 
@@ -44,8 +46,10 @@ export class ModernRound implements RoundRequest {
     request: RequestContext,
     envelope: Envelope,
     transport: ModernTransport,
+    trace: RequestTrace | undefined,
   ) {
     this.method = method;
+    this.trace = trace;
     this.params = params;
     this.inputResponses = inputResponses;
     this.requestState = requestState;

@@ -23,6 +23,7 @@ import { isEmpty } from '../utils/records.ts';
  *
  * ```
  * { v: 2, f: flowId, r: round, t: startedAt,
+ *   p?: traceparent, w?: askedAt,                                                 telemetry
  *   s?: author state string | j?: author state JSON,
  *   a?: { key: { k: kind code, d: digest, m?: message, q?: requestedSchema } },   asked
  *   c?: { key: answer },                                                          carried
@@ -50,6 +51,10 @@ export interface RoundEnvelope extends FlowRecord {
   carried: InputResponses;
   /** How many times each key has been asked again after a bad answer. */
   reasks: Readonly<Record<string, number>>;
+  /** Telemetry, when it records: the `traceparent` of the round that minted this state. */
+  trace?: string | undefined;
+  /** Telemetry, when it records metrics: when this state was minted (ms since the epoch). */
+  askedAt?: number | undefined;
 }
 
 const KIND_CODES: Record<AskKind, string> = { form: 'e', url: 'u', sampling: 's', roots: 'r' };
@@ -67,6 +72,8 @@ interface WireEnvelope {
   f: string;
   r: number;
   t: number;
+  p?: string;
+  w?: number;
   s?: string;
   j?: unknown;
   a?: Record<string, WireAsk>;
@@ -99,6 +106,8 @@ export function newFlowId(): string {
 
 function toWire(envelope: RoundEnvelope): WireEnvelope {
   const wire: WireEnvelope = { v: 2, f: envelope.flowId, r: envelope.round, t: envelope.startedAt };
+  if (envelope.trace !== undefined) wire.p = envelope.trace;
+  if (envelope.askedAt !== undefined) wire.w = envelope.askedAt;
   if (envelope.state?.form === 'string') wire.s = envelope.state.value;
   if (envelope.state?.form === 'json') wire.j = envelope.state.value;
   if (!isEmpty(envelope.asked)) {
@@ -167,9 +176,12 @@ function answersOf(wire: unknown): Record<string, RecordedAnswer> | undefined {
 
 function fromWire(value: unknown): RoundEnvelope | undefined {
   if (!isRecord(value) || value.v !== 2) return undefined;
-  const { f, r, t, s, a, c, n, y, z } = value;
+  const { f, r, t, p, w, s, a, c, n, y, z } = value;
   if (typeof f !== 'string' || !Number.isSafeInteger(r) || (r as number) < 1) return undefined;
   if (!Number.isSafeInteger(t) || (s !== undefined && typeof s !== 'string')) return undefined;
+  if ((p !== undefined && typeof p !== 'string') || (w !== undefined && !Number.isSafeInteger(w))) {
+    return undefined;
+  }
   const asked = askedOf(a);
   if (asked === undefined) return undefined;
   if (c !== undefined && !isRecord(c)) return undefined;
@@ -193,6 +205,8 @@ function fromWire(value: unknown): RoundEnvelope | undefined {
     reasks: (n ?? {}) as Record<string, number>,
     answers,
     remembered: (z ?? {}) as Record<string, unknown>,
+    ...(p !== undefined ? { trace: p as string } : {}),
+    ...(w !== undefined ? { askedAt: w as number } : {}),
   };
 }
 

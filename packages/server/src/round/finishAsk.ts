@@ -152,6 +152,8 @@ export async function finishAsk(
     reasks: next.reasks,
     answers: next.answers,
     remembered: next.remembered,
+    trace: next.trace,
+    askedAt: next.askedAt,
   };
   try {
     requestState = await sealEnvelope(destination.sealer, envelope, destination.binding);

@@ -90,7 +90,10 @@ export async function openRound(
     if (singleUse !== undefined && opened.token !== undefined) {
       use = await useToken(singleUse, opened.token.id, opened.token.expiresAt, req.signal);
       if (use.kind === 'replay') return { replay: use.outcome };
-      if (use.kind === 'refuse') throw new InvalidRequestStateError({ reason: 'replayed' });
+      if (use.kind === 'refuse') {
+        req.trace?.refusedReplay();
+        throw new InvalidRequestStateError({ reason: 'replayed' });
+      }
     }
     envelope = opened.envelope;
   }
@@ -111,6 +114,7 @@ export async function openRound(
       { handler: target.handler, key },
     );
   }
+  req.trace?.answered(kept, envelope?.askedAt, runtime.now());
   // `kept` is this round's own record; answers carried over from a re-ask join it.
   const carried = envelope?.carried;
   const answers: Record<string, InputResponses[string]> =
@@ -131,6 +135,7 @@ export async function openRound(
       problems.every((problem) => hasBudget(runtime, target, envelope, problem.key as string))
     ) {
       reask = problems;
+      req.trace?.reasked(problems.length);
     }
   }
   return { flow, envelope, asked, answers: Object.freeze(answers), reask, use };

@@ -2,6 +2,7 @@ import type { CallToolResult, JsonRpcErrorObject } from '@parley/core';
 
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import type { PushChannel } from '../handler/pushChannel.ts';
+import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from './targets.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface RoundRequest {
    * `ctx.startTask()` creates the task and resolves with the channel its questions go on.
    */
   startTask?: () => Promise<PushChannel>;
+  /** The request's span and measurements, while telemetry records them. */
+  readonly trace?: RequestTrace | undefined;
   /** How a final tool result is shaped for this connection's wire (SEP-2106 projection). */
   projectToolResult(result: CallToolResult, outputJsonSchema: unknown): CallToolResult;
 }

@@ -4,6 +4,7 @@ import type { RequestStateSealer } from '@parley/state-sealing';
 
 import type { WarningSource } from '../ask/schemaWarnings.ts';
 import type { Registry } from '../handler/definitions.ts';
+import type { Telemetry } from '../telemetry/telemetry.ts';
 import type { SingleUsePolicy } from './singleUse.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface RoundRuntime extends Registry {
   limits: { maxDepth: number; maxNodes: number };
   /** The clock flows are timed with (ms since the epoch). */
   now: () => number;
+  /** Where spans and metrics go (`undefined` when the server turned telemetry off). */
+  telemetry: Telemetry | undefined;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
 }

@@ -84,23 +84,23 @@ export async function runRound(
 ): Promise<RoundReply> {
   const { envelope, flow } = opened;
   let pushed = 0;
+  const { trace } = req;
+  // Each pushed request counted (for the middleware) and, while telemetry records, timed.
+  const waited = <T>(method: string, send: () => Promise<T>): Promise<T> => (
+    (pushed += 1),
+    trace === undefined ? send() : trace.wait(method, send)
+  );
   const push =
     req.push === undefined
       ? undefined
       : {
           ...req.push,
-          elicit: (...call: Parameters<typeof req.push.elicit>) => (
-            (pushed += 1),
-            req.push!.elicit(...call)
-          ),
-          sample: (...call: Parameters<typeof req.push.sample>) => (
-            (pushed += 1),
-            req.push!.sample(...call)
-          ),
-          listRoots: (...call: Parameters<typeof req.push.listRoots>) => (
-            (pushed += 1),
-            req.push!.listRoots(...call)
-          ),
+          elicit: (...call: Parameters<typeof req.push.elicit>) =>
+            waited('elicitation/create', () => req.push!.elicit(...call)),
+          sample: (...call: Parameters<typeof req.push.sample>) =>
+            waited('sampling/createMessage', () => req.push!.sample(...call)),
+          listRoots: (...call: Parameters<typeof req.push.listRoots>) =>
+            waited('roots/list', () => req.push!.listRoots(...call)),
         };
   const replay = new FlowReplay(envelope, opened.answers, opened.asked);
   const context: Context = new Context({
@@ -124,6 +124,7 @@ export async function runRound(
     channel: req,
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
     lintSchema: runtime.lintSchema,
+    reasked: trace === undefined ? undefined : () => trace.reasked(),
     // Read when the fallback runs, once the context exists.
     fallback: fallbackOf(target, (): Context => context),
   });
@@ -160,13 +161,15 @@ export async function runRound(
     }
   }
   const isReask = reask !== undefined && ask.inputRequests === reask.ask.inputRequests;
+  // What telemetry seals for the next round (its trace, when the ask left), while it records.
+  const sealed = trace?.sealed(runtime.now());
   const wire = await finishAsk(ask, {
     capabilities: req.request.clientCapabilities,
     protocolVersion: req.request.protocolVersion,
     sealer: runtime.sealer,
     binding,
     envelope: isReask
-      ? { ...reask!.envelope, round: flow.round }
+      ? { ...reask!.envelope, round: flow.round, trace: sealed?.trace, askedAt: sealed?.askedAt }
       : {
           flowId: flow.id,
           round: flow.round,
@@ -176,6 +179,8 @@ export async function runRound(
           reasks: {},
           answers: replay.answers,
           remembered: replay.remembered,
+          trace: sealed?.trace,
+          askedAt: sealed?.askedAt,
         },
   });
   return { kind: 'result', result: wire as unknown as Record<string, unknown> };

@@ -99,6 +99,8 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
     return { kind: 'error', error: { code: JSON_RPC_ERROR_CODES.invalidParams, message } };
   }
 
+  req.trace?.arguments(target.arguments);
+
   const binding: RequestBinding = {
     method: req.method,
     target: target.handler.name,
@@ -119,7 +121,13 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
     if ('replay' in opened)
       return { kind: 'result', result: opened.replay as Record<string, unknown> };
     use = opened.use;
-    const reply = await runRound(runtime, req, target, checked.value, bound, opened);
+    const { trace } = req;
+    // The span starts once the state is open: the flow's trace context is sealed inside it.
+    trace?.begin(opened.envelope?.trace);
+    trace?.flow(opened.flow, runtime.now);
+    const reply = await (trace === undefined
+      ? runRound(runtime, req, target, checked.value, bound, opened)
+      : trace.run(() => runRound(runtime, req, target, checked.value, bound, opened)));
     if (use?.kind === 'run') {
       if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
       else await use.release().catch(serverFault);
