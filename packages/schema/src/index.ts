@@ -30,6 +30,9 @@ export { lintElicitationSchema } from './lintElicitationSchema.ts';
 export type { SchemaWarning } from './lintElicitationSchema.ts';
 
 export { describeFields } from './describeFields.ts';
+export { fieldValueProblem } from './fieldValue.ts';
+export { REASK_SENTENCE, fieldLabel, readReask, reaskMessage } from './reaskMessage.ts';
+export type { ReaskNotice } from './reaskMessage.ts';
 export type { FieldDescriptor, FieldOption } from './fieldDescriptor.ts';
 export type { StringFormat } from './formats.ts';
 export { createResponseType } from './createResponseType.ts';

@@ -4,7 +4,12 @@ import {
   type ElicitationSchema,
   type InputResponse,
 } from '@parley/core';
-import { compileResponseType, type CompiledResponseType } from '@parley/schema';
+import {
+  compileResponseType,
+  fieldLabel,
+  reaskMessage,
+  type CompiledResponseType,
+} from '@parley/schema';
 
 import { elicitationShapeProblem, type FormQuestion } from './asked.ts';
 import { canonicalJson } from './digest.ts';
@@ -23,9 +28,6 @@ export interface AnswerProblem {
   field?: string;
   reason: string;
 }
-
-/** The wrapper field Parley puts scalars and option lists in (`@parley/schema`). */
-const WRAPPER_FIELD = 'value';
 
 /** A question compiled once, with the canonical text of its schema. */
 interface CompiledQuestion {
@@ -107,7 +109,10 @@ export function userFacingReason(problem: AnswerProblem, schema: ElicitationSche
   const { field, reason } = problem;
   if (field === undefined) return capitalised(reason);
   const property = Object.hasOwn(schema.properties, field) ? schema.properties[field] : undefined;
-  const label = property?.title ?? (field === WRAPPER_FIELD ? undefined : field);
+  const label = fieldLabel({
+    name: field,
+    ...(property?.title !== undefined ? { title: property.title } : {}),
+  });
   return label === undefined ? capitalised(reason) : `${label}: ${reason}`;
 }
 
@@ -118,7 +123,7 @@ export function reaskRequest(question: FormQuestion, problem: AnswerProblem): El
     method: 'elicitation/create',
     params: {
       mode: 'form',
-      message: `${question.message}\n\nYour last answer could not be used. ${why}.`,
+      message: reaskMessage(question.message, why),
       requestedSchema: question.requestedSchema,
     },
   };
