@@ -24,6 +24,7 @@ const packages = [
   'middleware',
   'testing',
   'redis',
+  'forms',
 ];
 
 function packageProject(name: string): TestProjectInlineConfiguration {
@@ -66,6 +67,8 @@ export default defineConfig({
         [
           ['docs-examples', 'docs/examples', '**/*.test.ts'],
           ['docs', 'docs', 'test/**/*.test.ts'],
+          // The playground page in a real browser, against a real app.
+          ['playground', 'apps/playground', 'test/**/*.test.ts'],
         ] as const
       ).map(([name, dir, include]) => ({
         extends: true as const,

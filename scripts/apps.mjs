@@ -36,6 +36,20 @@ export const apps = [
 ];
 
 /**
+ * The playground: not an MCP server but a page that talks to them (`pnpm dev` starts it after
+ * the apps, with their URLs).
+ *
+ * @type {App}
+ */
+export const playground = {
+  name: 'playground',
+  title: 'Playground',
+  entry: 'apps/playground/src/main.ts',
+  portVariable: 'PLAYGROUND_PORT',
+  defaultPort: 3000,
+};
+
+/**
  * The port `app` is to listen on: its variable when set (0 lets the system pick one), its
  * default otherwise; or the reason the variable is not a port.
  *

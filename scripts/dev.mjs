@@ -1,21 +1,23 @@
 // @ts-check
 /**
- * `pnpm dev`: start the three demo apps over HTTP on 127.0.0.1, restart each when its sources
- * change (node --watch), and print their URLs with ready-to-paste client configurations.
+ * `pnpm dev`: start the three demo apps over HTTP on 127.0.0.1, then the playground (a browser
+ * client, given the apps' URLs), restart each when its sources change (node --watch), and print
+ * their URLs with ready-to-paste client configurations.
  *
- * Ports come from BOOKING_PORT, REPORTING_PORT and DUAL_ERA_PORT (default 3001–3003; 0 picks a
- * free one). The banner is built from the URLs the apps print once they listen, so it shows the
- * ports actually bound. An app whose port is taken, or whose variable is not a port, gets one
- * line that names the variable to change, and the others start anyway. Ctrl-C (SIGINT) or
+ * Ports come from BOOKING_PORT, REPORTING_PORT and DUAL_ERA_PORT (default 3001–3003) and
+ * PLAYGROUND_PORT (default 3000); 0 picks a free one. The banner is built from the URLs the apps
+ * print once they listen, so it shows the ports actually bound. An app whose port is taken, or
+ * whose variable is not a port, gets one line that names the variable to change, and the others
+ * start anyway. Ctrl-C (SIGINT) or
  * SIGTERM stops every app and waits until each has exited.
  */
 import { spawn } from 'node:child_process';
 
-import { apps, nodeArgs, repoRoot, requestedPort } from './apps.mjs';
+import { apps, nodeArgs, playground, repoRoot, requestedPort } from './apps.mjs';
 
 // Coloured prefixes for a terminal; plain ones for a pipe or NO_COLOR.
 const coloured = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-const colours = coloured ? ['\x1b[36m', '\x1b[35m', '\x1b[33m'] : [''];
+const colours = coloured ? ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'] : [''];
 const reset = coloured ? '\x1b[0m' : '';
 
 /**
@@ -29,6 +31,13 @@ const runs = apps.map((app, index) => ({
   prefix: `${colours[index % colours.length]}[${app.name}]${reset} `,
   state: 'starting',
 }));
+/** Started once every app serves or has failed, so it can be given their URLs. @type {Run} */
+const playgroundRun = {
+  app: playground,
+  prefix: `${colours[apps.length % colours.length]}[${playground.name}]${reset} `,
+  state: 'starting',
+};
+let playgroundStarted = false;
 let bannerShown = false;
 let stopping = false;
 
@@ -44,11 +53,13 @@ function banner(serving) {
     ]),
   );
   const booking = serving.find((run) => run.app.name === 'booking');
-  const notStarted = runs.length - serving.length;
+  const page = playgroundRun.state === 'serving' ? playgroundRun : undefined;
+  const notStarted = runs.length - serving.length + (page === undefined ? 1 : 0);
   const lines = [
     '',
     'Parley demo apps',
     ...serving.map((run) => `  ${run.app.title.padEnd(18)} ${run.url}`),
+    ...(page !== undefined ? [`  ${page.app.title.padEnd(18)} ${page.url}`] : []),
     ...(notStarted > 0
       ? [`  (${notStarted} not started: see the line${notStarted > 1 ? 's' : ''} above)`]
       : []),
@@ -72,16 +83,35 @@ function banner(serving) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** Once every app serves or has failed: the banner, or the end when none serves. */
+/**
+ * Once every app serves or has failed: the playground, given the URLs of those that serve; once
+ * it serves or has failed too, the banner. The end when no app serves.
+ */
 function settle() {
   if (bannerShown || runs.some((run) => run.state === 'starting')) return;
-  bannerShown = true;
   const serving = runs.filter((run) => run.state === 'serving');
   if (serving.length === 0) {
+    bannerShown = true;
     process.stderr.write('No demo app started.\n');
     void stop(1);
     return;
   }
+  if (!playgroundStarted) {
+    playgroundStarted = true;
+    const requested = requestedPort(playground);
+    if ('problem' in requested) fail(playgroundRun, requested.problem);
+    else {
+      const servers = serving.map((run) => ({
+        name: run.app.name,
+        title: run.app.title,
+        url: run.url,
+      }));
+      start(playgroundRun, requested.port, { PLAYGROUND_SERVERS: JSON.stringify(servers) });
+    }
+    return;
+  }
+  if (playgroundRun.state === 'starting') return;
+  bannerShown = true;
   banner(serving);
 }
 
@@ -130,8 +160,9 @@ function onLine(run, line, out) {
 /**
  * @param {Run} run
  * @param {number} port
+ * @param {Record<string, string>} [env]
  */
-function start(run, port) {
+function start(run, port, env = {}) {
   const child = spawn(
     process.execPath,
     [
@@ -143,7 +174,7 @@ function start(run, port) {
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, [run.app.portVariable]: String(port) },
+      env: { ...process.env, ...env, [run.app.portVariable]: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -175,7 +206,7 @@ function start(run, port) {
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  const alive = runs
+  const alive = [...runs, playgroundRun]
     .map((run) => run.child)
     .filter((child) => child !== undefined && child.exitCode === null && child.signalCode === null);
   await Promise.all(

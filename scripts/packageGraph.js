@@ -25,6 +25,7 @@ export const packageGraph = {
     parley: ['core', 'server', 'state-sealing'],
     external: ['@modelcontextprotocol/server'],
   },
+  forms: { parley: ['core', 'schema'], external: [] },
 };
 
 /** The schema libraries a `noSchemaLibrary` package may not import. */

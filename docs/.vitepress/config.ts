@@ -49,6 +49,8 @@ export default defineConfig({
           { text: 'Middleware', link: '/guide/middleware' },
           { text: 'Long-running tools: tasks', link: '/guide/tasks' },
           { text: 'The client', link: '/guide/client' },
+          { text: 'Forms in the browser', link: '/guide/forms' },
+          { text: 'The playground', link: '/guide/playground' },
           { text: 'Deployment', link: '/guide/deployment' },
           { text: 'Telemetry', link: '/guide/telemetry' },
           { text: 'Security', link: '/guide/security' },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { Client, createOAuthProvider } from '@parley/client';
+import { renderElicitation } from '@parley/forms';
 import {
   ErrorHandlingMiddleware,
   LoggingMiddleware,
@@ -46,6 +47,7 @@ const PACKAGES = [
   'middleware',
   'testing',
   'redis',
+  'forms',
 ];
 
 /** Every `…Options` type a package's public entry exports. */
@@ -130,6 +132,13 @@ const checked: Record<string, (extra: Record<string, unknown>) => unknown> = {
   'redis:RedisSingleUseStoreOptions': (extra) => createRedisSingleUseStore(redis, { ...extra }),
   'redis:RedisTaskStoreOptions': (extra) => createRedisTaskStore(redis, { ...extra }),
   'redis:RedisStoreOptions': (extra) => createRedisSingleUseStore(redis, { ...extra }),
+  // Checked before the page is touched, so no DOM is needed to see the refusal.
+  'forms:RenderOptions': (extra) =>
+    renderElicitation(
+      {} as HTMLElement,
+      { message: 'Hi', requestedSchema: { type: 'object', properties: {} } },
+      { ...extra },
+    ),
 };
 
 /** Options types that take any key, or are not given as one object, and why. */

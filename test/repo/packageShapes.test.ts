@@ -9,11 +9,20 @@ import { packageGraph } from '../../scripts/packageGraph.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const packages = Object.keys(packageGraph);
 
+/**
+ * The modules that do something on import, per package; every other package has none. Only
+ * @parley/forms has one: it defines the `<parley-elicitation>` custom element, in its source
+ * module and in the built main entry that bundles it.
+ */
+const sideEffects: Record<string, string[]> = {
+  forms: ['./src/defineElement.ts', './dist/index.mjs', './dist/index.cjs'],
+};
+
 interface PackageJson {
   name: string;
   private?: boolean;
   type?: string;
-  sideEffects?: boolean;
+  sideEffects?: boolean | string[];
   engines?: { node?: string };
   files?: string[];
   exports?: Record<string, unknown>;
@@ -86,7 +95,7 @@ describe.each(packages)('@parley/%s', (pkg) => {
     expect(manifest.name).toBe(`@parley/${pkg}`);
     expect(manifest.private).toBeUndefined();
     expect(manifest.type).toBe('module');
-    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.sideEffects).toEqual(sideEffects[pkg] ?? false);
     expect(manifest.engines?.node).toBe('>=20.19');
     expect(manifest.files).toContain('dist');
   });

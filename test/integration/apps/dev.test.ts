@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { Client } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { apps, repoRoot, requestedPort } from '../../../scripts/apps.mjs';
+import { apps, playground, repoRoot, requestedPort } from '../../../scripts/apps.mjs';
 
 /**
  * `pnpm dev` for real: the script started as its own process group with the port variables
@@ -57,6 +57,7 @@ describe('pnpm dev (scripts/dev.mjs)', () => {
         BOOKING_PORT: String(portOf(occupied)),
         REPORTING_PORT: '0',
         DUAL_ERA_PORT: '0',
+        PLAYGROUND_PORT: '0',
         NO_COLOR: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,10 +110,30 @@ describe('pnpm dev (scripts/dev.mjs)', () => {
     }
   });
 
-  test('Ctrl-C stops everything: the script exits 0 and no process of its group is left', async () => {
+  test('the banner shows the playground, which serves its page and lists the apps that serve', async () => {
+    const url = /^ {2}Playground +(\S+)$/m.exec(stdout)?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(new URL(url!).port).not.toBe('0');
+    const page = await fetch(url!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Parley playground</title>');
+    const script = await fetch(new URL('/app.js', url));
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     const urls = [...stdout.matchAll(/^ {2}(?:Reporting|Dual-Era) Server +(\S+)$/gm)].map(
       (match) => match[1]!,
     );
+    const config = (await (await fetch(new URL('/config.json', url))).json()) as {
+      servers: { url: string }[];
+    };
+    expect(config.servers.map((server) => server.url)).toEqual(urls);
+  });
+
+  test('Ctrl-C stops everything: the script exits 0 and no process of its group is left', async () => {
+    const urls = [
+      ...stdout.matchAll(/^ {2}(?:Reporting Server|Dual-Era Server|Playground) +(\S+)$/gm),
+    ].map((match) => match[1]!);
+    expect(urls).toHaveLength(3);
     expect(groupAlive(dev.pid!)).toBe(true);
     dev.kill('SIGINT');
     expect(await exit).toBe(0);
@@ -135,4 +156,9 @@ test('a port variable that is not a port is refused with a reason naming it', ()
       problem: `BOOKING_PORT=${value} is not a port: set it to a number from 0 to 65535 (0 picks a free one).`,
     });
   }
+  expect(requestedPort(playground, {})).toEqual({ port: 3000 });
+  expect(requestedPort(playground, { PLAYGROUND_PORT: 'x' })).toEqual({
+    problem:
+      'PLAYGROUND_PORT=x is not a port: set it to a number from 0 to 65535 (0 picks a free one).',
+  });
 });

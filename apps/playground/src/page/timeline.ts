@@ -1,0 +1,231 @@
+import type {
+  GetPromptResult,
+  InputRequests,
+  InputResponses,
+  ReadResourceResult,
+  RoundEvent,
+  ToolCallResult,
+} from '@parley/client';
+
+import { describeError, h, pretty } from './dom.ts';
+
+/**
+ * The timeline: one entry per call, with each round the server asked (the questions, the
+ * answers given, the size of the state it carried) and, at the end, the result or the error.
+ */
+
+export interface CallStart {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  name: string;
+  args: Record<string, unknown> | undefined;
+  era: string;
+  protocolVersion: string;
+}
+
+export type CallOutcome =
+  | { kind: 'tool'; result: ToolCallResult }
+  | { kind: 'prompt'; result: GetPromptResult }
+  | { kind: 'resource'; result: ReadResourceResult };
+
+export interface CallEntry {
+  round(event: RoundEvent): void;
+  finish(outcome: CallOutcome): void;
+  fail(error: unknown): void;
+}
+
+function describeAsk(request: InputRequests[string]): Node {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const params = request.params;
+      return h(
+        'span',
+        {},
+        params.message,
+        params.mode === 'url' ? h('span', {}, ' — ', h('code', {}, params.url)) : null,
+      );
+    }
+    case 'sampling/createMessage':
+      return h('span', {}, `Sampling: ${request.params.messages.length} message(s)`);
+    case 'roots/list':
+      return h('span', {}, 'Roots');
+  }
+}
+
+function keyedList(
+  keys: string[],
+  describe: (key: string) => Node,
+  className: string,
+): HTMLUListElement {
+  return h(
+    'ul',
+    { class: className },
+    ...keys.map((key) => h('li', {}, h('code', { class: 'key' }, key), ' ', describe(key))),
+  );
+}
+
+function answerText(answer: InputResponses[string] | undefined): Node {
+  return h('code', { class: 'answer' }, answer === undefined ? '(none)' : JSON.stringify(answer));
+}
+
+function stateBytes(requestState: string | undefined): number {
+  return requestState === undefined ? 0 : new TextEncoder().encode(requestState).length;
+}
+
+function contentView(result: ToolCallResult): Node[] {
+  return result.content.map((block) => {
+    if (block.type === 'text') return h('pre', { class: 'text' }, block.text);
+    if (block.type === 'image') {
+      return h('img', { src: `data:${block.mimeType};base64,${block.data}`, alt: 'image content' });
+    }
+    return h('pre', { class: 'json' }, pretty(block));
+  });
+}
+
+function outcomeView(outcome: CallOutcome): Node[] {
+  switch (outcome.kind) {
+    case 'tool': {
+      const { result } = outcome;
+      return [
+        h('h5', {}, 'Content'),
+        ...(result.content.length > 0 ? contentView(result) : [h('p', {}, '(no content)')]),
+        ...(result.structuredContent !== undefined
+          ? [
+              h('h5', {}, 'Structured content'),
+              h('pre', { class: 'json' }, pretty(result.structuredContent)),
+            ]
+          : []),
+        h(
+          'p',
+          { class: result.isError ? 'is-error yes' : 'is-error' },
+          h('strong', {}, 'isError: '),
+          String(result.isError),
+        ),
+      ];
+    }
+    case 'prompt':
+      return [
+        ...(outcome.result.description !== undefined
+          ? [h('p', {}, outcome.result.description)]
+          : []),
+        h(
+          'ol',
+          { class: 'messages' },
+          ...outcome.result.messages.map((message) =>
+            h(
+              'li',
+              {},
+              h('strong', {}, `${message.role}: `),
+              message.content.type === 'text'
+                ? h('pre', { class: 'text' }, message.content.text)
+                : h('pre', { class: 'json' }, pretty(message.content)),
+            ),
+          ),
+        ),
+      ];
+    case 'resource':
+      return outcome.result.contents.map((content) =>
+        h(
+          'div',
+          { class: 'resource-content' },
+          h(
+            'p',
+            {},
+            h('code', {}, content.uri),
+            content.mimeType !== undefined ? ` (${content.mimeType})` : '',
+          ),
+          'text' in content && typeof content.text === 'string'
+            ? h('pre', { class: 'text' }, content.text)
+            : h('pre', { class: 'json' }, pretty(content)),
+        ),
+      );
+  }
+}
+
+/** The timeline in `list`: `start()` adds a call to it. */
+export function createTimeline(list: HTMLOListElement): { start(call: CallStart): CallEntry } {
+  return {
+    start(call) {
+      const rounds = h('ol', { class: 'rounds', 'aria-label': 'Rounds' });
+      const status = h('p', { class: 'status', role: 'status' }, 'Running…');
+      const entry = h(
+        'li',
+        { class: 'call', 'data-state': 'running' },
+        h(
+          'h3',
+          {},
+          h('code', {}, call.method),
+          ' ',
+          call.name,
+          h('span', { class: 'era' }, ` · ${call.era} era (${call.protocolVersion})`),
+        ),
+        call.args !== undefined && Object.keys(call.args).length > 0
+          ? h('p', { class: 'args' }, 'Arguments: ', h('code', {}, JSON.stringify(call.args)))
+          : null,
+        rounds,
+        status,
+      );
+      list.prepend(entry);
+      const end = (state: 'done' | 'failed', title: string, ...body: Node[]) => {
+        entry.dataset.state = state;
+        status.remove();
+        entry.append(
+          h(
+            'div',
+            {
+              class: state === 'done' ? 'result' : 'result failed',
+              role: state === 'failed' ? 'alert' : undefined,
+            },
+            h('h4', {}, title),
+            ...body,
+          ),
+        );
+      };
+      return {
+        round(event) {
+          const keys = Object.keys(event.asked);
+          const bytes = stateBytes(event.requestState);
+          rounds.append(
+            h(
+              'li',
+              {
+                class: 'round',
+                'data-round': String(event.round),
+                'data-state-bytes': String(bytes),
+              },
+              h(
+                'h4',
+                {},
+                `Round ${event.round}`,
+                h('span', { class: 'of' }, ` of at most ${event.maxRounds}`),
+              ),
+              h('p', { class: 'label' }, 'Asked'),
+              keyedList(keys, (key) => describeAsk(event.asked[key]!), 'asked'),
+              h('p', { class: 'label' }, 'Answered'),
+              keyedList(keys, (key) => answerText(event.answered[key]), 'answered'),
+              h(
+                'p',
+                { class: 'state' },
+                event.requestState !== undefined
+                  ? `State: ${bytes} bytes (sealed by the server, echoed back unchanged)`
+                  : event.era === 'handshake'
+                    ? 'State: none (handshake era: the call stays open while it asks)'
+                    : 'State: none',
+              ),
+            ),
+          );
+        },
+        finish(outcome) {
+          const count = rounds.childElementCount;
+          end(
+            'done',
+            `Result after ${count} round${count === 1 ? '' : 's'}`,
+            ...outcomeView(outcome),
+          );
+        },
+        fail(error) {
+          end('failed', 'Error', h('p', { class: 'error-text' }, describeError(error)));
+        },
+      };
+    },
+  };
+}

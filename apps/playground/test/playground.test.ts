@@ -1,0 +1,374 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { findBrowser } from '../../../docs/test/browser.ts';
+import { apps, nodeArgs, playground, repoRoot } from '../../../scripts/apps.mjs';
+
+/**
+ * The playground for real: the booking app and the playground as child processes on
+ * 127.0.0.1, and the page in headless Chromium, where a person connects to the booking app,
+ * runs book_flight and answers each question by typing into the forms `@parley/forms` renders —
+ * once in each era. The modern run's screenshot becomes docs/public/playground.png, written only
+ * once both runs have passed.
+ */
+
+const screenshotPath = join(repoRoot, 'docs/public/playground.png');
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical accessibility problems axe finds on the page as it is now. */
+async function accessibilityProblems(): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: {
+        run(
+          context: Document,
+          options: object,
+        ): Promise<{
+          violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
+        }>;
+      };
+    };
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+}
+
+/** Start `entry` with `env` and resolve with the URL it says it serves. */
+function startApp(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, nodeArgs(entry), {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const url = /serving (http:\/\/\S+)/.exec(seen)?.[1];
+      if (url !== undefined) resolve({ url, child });
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}): ${seen}`)));
+  });
+}
+
+/** A port nothing listens on (bound, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const booking = apps.find((app) => app.name === 'booking')!;
+const reporting = apps.find((app) => app.name === 'reporting')!;
+let bookingUrl = '';
+let reportingUrl = '';
+let playgroundUrl = '';
+const children: ChildProcess[] = [];
+let context: BrowserContext | undefined;
+let profile = '';
+let page: Page;
+const pageErrors: string[] = [];
+let screenshot: Buffer | undefined;
+/** The runs that passed: the screenshot is saved only when both did. */
+const passed = new Set<string>();
+
+beforeAll(async () => {
+  const [browser, bookingApp, reportingApp] = await Promise.all([
+    findBrowser(),
+    startApp(booking.entry, { BOOKING_PORT: '0' }),
+    startApp(reporting.entry, { REPORTING_PORT: '0' }),
+  ]);
+  children.push(bookingApp.child, reportingApp.child);
+  bookingUrl = bookingApp.url;
+  reportingUrl = reportingApp.url;
+  const playgroundApp = await startApp(playground.entry, {
+    PLAYGROUND_PORT: '0',
+    PLAYGROUND_SERVERS: JSON.stringify([
+      { name: 'booking', title: booking.title, url: bookingUrl },
+      { name: 'reporting', title: reporting.title, url: reportingUrl },
+    ]),
+  });
+  children.push(playgroundApp.child);
+  playgroundUrl = playgroundApp.url;
+  profile = mkdtempSync(join(tmpdir(), 'parley-playground-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(`page error: ${error.message}`));
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  for (const child of children) child.kill('SIGTERM');
+  if (profile !== '') rmSync(profile, { recursive: true, force: true });
+});
+
+describe('the forwarder', () => {
+  test('a target that is not an http(s) URL is a 400 with a JSON error', async () => {
+    for (const target of ['', 'not a url', 'file:///etc/passwd', 'ftp://127.0.0.1/mcp']) {
+      const response = await fetch(
+        `${playgroundUrl}mcp-proxy?target=${encodeURIComponent(target)}`,
+        { method: 'POST', body: '{}' },
+      );
+      expect(response.status, target).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await response.json()) as { error: string };
+      expect(body.error, target).toMatch(/target/);
+    }
+  });
+
+  test('a request from another site, or to another host name, is a 403: only the page may forward', async () => {
+    const target = encodeURIComponent(bookingUrl);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const cases: [string, Record<string, string>, RegExp][] = [
+      ['another origin', { origin: 'https://evil.example' }, /not https:\/\/evil\.example/],
+      ['a cross-site fetch', { 'sec-fetch-site': 'cross-site' }, /not a cross-site request/],
+    ];
+    for (const [name, headers, message] of cases) {
+      const response = await fetch(`${playgroundUrl}mcp-proxy?target=${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...headers },
+        body,
+      });
+      expect(response.status, name).toBe(403);
+      expect(((await response.json()) as { error: string }).error, name).toMatch(message);
+    }
+    // A rebound domain name reaches 127.0.0.1 with its own Host header (fetch may not set it).
+    const { port } = new URL(playgroundUrl);
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `/mcp-proxy?target=${target}`,
+          method: 'POST',
+          headers: { host: `rebound.example:${port}`, 'content-type': 'application/json' },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/not \\"rebound\.example/);
+  });
+
+  test('an unreachable target is a 502 that says which, and the playground keeps serving', async () => {
+    const target = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const response = await fetch(`${playgroundUrl}mcp-proxy?target=${encodeURIComponent(target)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(502);
+    expect(((await response.json()) as { error: string }).error).toBe(
+      `could not reach ${target}: ECONNREFUSED`,
+    );
+    expect((await fetch(playgroundUrl)).status).toBe(200);
+  });
+
+  test('the page lists the demo servers it was given', async () => {
+    const config = (await (await fetch(`${playgroundUrl}config.json`)).json()) as unknown;
+    expect(config).toEqual({
+      servers: [
+        { name: 'booking', title: booking.title, url: bookingUrl },
+        { name: 'reporting', title: reporting.title, url: reportingUrl },
+      ],
+    });
+  });
+});
+
+/** Connect the page to the booking app in `era` and run book_flight, answering by typing. */
+async function bookFlight(era: 'modern' | 'handshake', { capture = false } = {}) {
+  await page.goto(playgroundUrl);
+  const exact = { exact: true };
+  await expect.poll(() => page.getByLabel('Server', exact).inputValue()).toBe(bookingUrl);
+  await expect.poll(() => page.getByLabel('URL', exact).inputValue()).toBe(bookingUrl);
+  await page.getByLabel('Era', exact).selectOption(era);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByText(`Connected to ${bookingUrl}: ${era} era`).waitFor();
+
+  await page.getByRole('button', { name: 'book_flight', exact: true }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+  await page.getByLabel('Destination').fill('Lisbon');
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await page.getByLabel('Date').fill('2026-09-01');
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await page.getByLabel('Passenger').fill('Ada Lovelace');
+  if (capture) {
+    screenshot = await page.screenshot({ fullPage: true });
+    // Mid-call: the catalogue, the call, a question and the rounds so far, all on the page.
+    expect(await accessibilityProblems()).toEqual([]);
+  }
+  await page.getByRole('button', { name: 'Accept' }).click();
+
+  const call = page.locator('.call').first();
+  await call.locator('.result').waitFor();
+  return call;
+}
+
+test('a PLAYGROUND_PORT that is not a port is one line naming it, and exit 1', async () => {
+  const child = spawn(process.execPath, nodeArgs(playground.entry), {
+    cwd: repoRoot,
+    env: { ...process.env, PLAYGROUND_PORT: 'abc' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  expect(code).toBe(1);
+  expect(stderr).toBe(
+    'playground: PLAYGROUND_PORT=abc is not a port: set it to a number from 0 to 65535 (0 picks a free one).\n',
+  );
+});
+
+describe('the page, in Chromium, against the booking app', () => {
+  test('modern era: three rounds, each carrying sealed state, then the booking', async () => {
+    const call = await bookFlight('modern', { capture: true });
+    await expect
+      .poll(() => call.locator('.result').innerText())
+      .toMatch(/Booked BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01/);
+    expect(await call.getAttribute('data-state')).toBe('done');
+    const rounds = call.locator('.round');
+    expect(await rounds.count()).toBe(3);
+    const sizes = await rounds.evaluateAll((items) =>
+      items.map((item) => Number((item as HTMLElement).dataset.stateBytes)),
+    );
+    expect(sizes.every((size) => size > 0)).toBe(true);
+    expect(await rounds.nth(0).innerText()).toContain('Where would you like to fly?');
+    expect(await rounds.nth(0).innerText()).toContain(
+      '{"action":"accept","content":{"destination":"Lisbon"}}',
+    );
+    expect(await rounds.nth(2).innerText()).toContain('"passenger":"Ada Lovelace"');
+    expect(await call.locator('.result').innerText()).toContain('isError: false');
+    expect(pageErrors).toEqual([]);
+    passed.add('modern');
+  });
+
+  test('handshake era: the same questions as pushed requests, no state, the same booking', async () => {
+    const call = await bookFlight('handshake');
+    await expect
+      .poll(() => call.locator('.result').innerText())
+      .toMatch(/Booked BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01/);
+    const rounds = call.locator('.round');
+    expect(await rounds.count()).toBe(3);
+    expect(await rounds.nth(1).innerText()).toContain('When would you like to fly to Lisbon?');
+    expect(await rounds.nth(0).innerText()).toContain('State: none (handshake era');
+    expect(pageErrors).toEqual([]);
+    passed.add('handshake');
+  });
+
+  test('a declined question reaches the server as a decline', async () => {
+    // Still connected in the handshake era from the test before.
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByLabel('Destination').waitFor();
+    await page.getByRole('button', { name: 'Decline' }).click();
+    const call = page.locator('.call').first();
+    await expect.poll(() => call.locator('.result').innerText()).toContain('Booking cancelled.');
+    expect(await call.locator('.round').first().innerText()).toContain('{"action":"decline"}');
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('a server that cannot be reached is an error on the page, and the page stays usable', async () => {
+    await page.goto(playgroundUrl);
+    const target = `http://127.0.0.1:${await closedPort()}/mcp`;
+    await page.getByLabel('URL', { exact: true }).fill(target);
+    // Typing a URL of its own switches the menu to "another server".
+    expect(await page.getByLabel('Server', { exact: true }).inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not connect' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(target);
+    expect(await page.getByRole('button', { name: 'Connect', exact: true }).isEnabled()).toBe(true);
+    // The browser logged the failed requests; the page itself threw nothing.
+    expect(pageErrors.filter((error) => error.startsWith('page error'))).toEqual([]);
+    pageErrors.length = 0;
+  });
+
+  test('roots and sampling: the list editor and the reply editor answer one round', async () => {
+    await page.goto(playgroundUrl);
+    await page.getByLabel('Server', { exact: true }).selectOption(reportingUrl);
+    await expect
+      .poll(() => page.getByLabel('URL', { exact: true }).inputValue())
+      .toBe(reportingUrl);
+    await page.getByLabel('Era', { exact: true }).selectOption('modern');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('button', { name: 'summarize_workspace', exact: true }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+    // Both asks of the round are shown at once.
+    await page.getByLabel('Root URI').fill('not a root');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('A root is a file:// URI').waitFor();
+    await page.getByLabel('Root URI').fill('file:///home/ada/analytics');
+    await page.getByLabel('Root URI').press('Enter');
+    await page.getByLabel('Root URI').fill('file:///tmp/scratch');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove file:///tmp/scratch' }).click();
+    await page.getByRole('button', { name: 'Send roots' }).click();
+    expect(await page.getByText('You are a concise financial analyst.').count()).toBe(1);
+    await page.getByLabel('Reply', { exact: true }).fill('Revenue grew every quarter.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+    const call = page.locator('.call').first();
+    await expect
+      .poll(() => call.locator('.result').innerText())
+      .toContain('Workspace: analytics. Model (unknown): Revenue grew every quarter.');
+    const round = await call.locator('.round').first().innerText();
+    expect(round).toContain('Roots');
+    expect(round).toContain('Sampling: 1 message(s)');
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the screenshot of the modern run is saved for the docs', () => {
+    expect([...passed].sort()).toEqual(['handshake', 'modern']);
+    expect(screenshot).toBeDefined();
+    // Into place only now, every run above having passed.
+    const partial = `${screenshotPath}.partial`;
+    writeFileSync(partial, screenshot!);
+    renameSync(partial, screenshotPath);
+  });
+});
