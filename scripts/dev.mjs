@@ -8,8 +8,7 @@
  * PLAYGROUND_PORT (default 3000); 0 picks a free one. The banner is built from the URLs the apps
  * print once they listen, so it shows the ports actually bound. An app whose port is taken, or
  * whose variable is not a port, gets one line that names the variable to change, and the others
- * start anyway. Ctrl-C (SIGINT) or
- * SIGTERM stops every app and waits until each has exited.
+ * start anyway. Ctrl-C (SIGINT) or SIGTERM stops every app and waits until each has exited.
  */
 import { spawn } from 'node:child_process';
 

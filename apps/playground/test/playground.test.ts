@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
@@ -80,8 +80,10 @@ function closedPort(): Promise<number> {
 
 const booking = apps.find((app) => app.name === 'booking')!;
 const reporting = apps.find((app) => app.name === 'reporting')!;
+const dualEra = apps.find((app) => app.name === 'dual-era')!;
 let bookingUrl = '';
 let reportingUrl = '';
+let dualEraUrl = '';
 let playgroundUrl = '';
 const children: ChildProcess[] = [];
 let context: BrowserContext | undefined;
@@ -93,14 +95,16 @@ let screenshot: Buffer | undefined;
 const passed = new Set<string>();
 
 beforeAll(async () => {
-  const [browser, bookingApp, reportingApp] = await Promise.all([
+  const [browser, bookingApp, reportingApp, dualEraApp] = await Promise.all([
     findBrowser(),
     startApp(booking.entry, { BOOKING_PORT: '0' }),
     startApp(reporting.entry, { REPORTING_PORT: '0' }),
+    startApp(dualEra.entry, { DUAL_ERA_PORT: '0' }),
   ]);
-  children.push(bookingApp.child, reportingApp.child);
+  children.push(bookingApp.child, reportingApp.child, dualEraApp.child);
   bookingUrl = bookingApp.url;
   reportingUrl = reportingApp.url;
+  dualEraUrl = dualEraApp.url;
   const playgroundApp = await startApp(playground.entry, {
     PLAYGROUND_PORT: '0',
     PLAYGROUND_SERVERS: JSON.stringify([
@@ -363,12 +367,52 @@ describe('the page, in Chromium, against the booking app', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  test('the screenshot of the modern run is saved for the docs', () => {
+  test('the screenshot of the modern run is made for the docs', () => {
     expect([...passed].sort()).toEqual(['handshake', 'modern']);
     expect(screenshot).toBeDefined();
-    // Into place only now, every run above having passed.
-    const partial = `${screenshotPath}.partial`;
-    writeFileSync(partial, screenshot!);
-    renameSync(partial, screenshotPath);
+    // A PNG of the whole page (the signature, then a width of 1280 in the IHDR chunk).
+    expect(screenshot!.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(screenshot!.readUInt32BE(16)).toBe(1280);
+    // Into place only now, every run above having passed; and only when asked for, or missing,
+    // so that running the tests leaves the working tree as it was.
+    if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(screenshotPath)) {
+      const partial = `${screenshotPath}.partial`;
+      writeFileSync(partial, screenshot!);
+      renameSync(partial, screenshotPath);
+    }
   });
+});
+
+describe('the page, in Chromium, against the dual-era app (a URL typed in)', () => {
+  for (const era of ['modern', 'handshake'] as const) {
+    test(`${era} era: an answer the server would refuse is refused on the field, corrected, and the table booked`, async () => {
+      await page.goto(playgroundUrl);
+      await page.getByLabel('URL', { exact: true }).fill(dualEraUrl);
+      await page.getByLabel('Era', { exact: true }).selectOption(era);
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByText(`Connected to ${dualEraUrl}: ${era} era`).waitFor();
+      await page.getByRole('button', { name: 'book_table', exact: true }).click();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+      const people = page.getByRole('spinbutton', { name: 'People', exact: true });
+      await people.fill('0');
+      await page.getByRole('button', { name: 'Accept' }).click();
+      // The server's own words (min 1), on the field, before anything is sent.
+      await expect.poll(() => people.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByText('must be at least 1, got 0').count()).toBeGreaterThan(0);
+      await people.fill('4');
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByRole('radio', { name: '19:30', exact: true }).check();
+      await page.getByRole('button', { name: 'Accept' }).click();
+
+      const call = page.locator('.call').first();
+      await expect
+        .poll(() => call.locator('.result').innerText())
+        .toContain('Table for 4 at 19:30 (reference T-4-1930)');
+      expect(await call.locator('.round').count()).toBe(2);
+      // The refused 0 never reached the server: the first round's answer is the 4.
+      expect(await call.locator('.round').first().innerText()).toContain('"value":4');
+      expect(pageErrors).toEqual([]);
+    });
+  }
 });
