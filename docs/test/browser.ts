@@ -55,6 +55,33 @@ export interface FindBrowserOptions {
   packaged?: () => Promise<Browser | undefined>;
 }
 
+/**
+ * How every browser test starts the browser it found: headless, without the sandbox (CI runs as
+ * root in a container), the GPU or QUIC, and with nothing fetched in the background.
+ */
+export function launchOptions(browser: Browser): {
+  executablePath: string;
+  env: Record<string, string | undefined>;
+  headless: boolean;
+  args: string[];
+} {
+  return {
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  };
+}
+
 export class NoBrowserError extends Error {
   constructor(message: string) {
     super(message);

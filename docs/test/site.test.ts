@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
-import { findBrowser } from './browser.ts';
+import { findBrowser, launchOptions } from './browser.ts';
 
 const docsRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Not `.vitepress/dist`, so the test never replaces the output of a `pnpm docs:build`. */
@@ -135,20 +135,8 @@ beforeAll(async () => {
   ({ server, origin } = await serve(outDir));
   profile = mkdtempSync(join(tmpdir(), 'parley-docs-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: browser.executablePath,
-    env: { ...process.env, ...browser.env },
-    headless: true,
+    ...launchOptions(browser),
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
   });
 }, 240_000);
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { findBrowser } from '../../../docs/test/browser.ts';
+import { findBrowser, launchOptions } from '../../../docs/test/browser.ts';
 import { apps, nodeArgs, playground, repoRoot } from '../../../scripts/apps.mjs';
 
 /**
@@ -116,20 +116,8 @@ beforeAll(async () => {
   playgroundUrl = playgroundApp.url;
   profile = mkdtempSync(join(tmpdir(), 'parley-playground-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: browser.executablePath,
-    env: { ...process.env, ...browser.env },
-    headless: true,
+    ...launchOptions(browser),
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
   });
   page = await context.newPage();
   page.on('console', (message) => {

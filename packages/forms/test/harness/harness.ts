@@ -18,7 +18,7 @@ import {
   type Page,
 } from 'playwright-core';
 
-import { findBrowser } from '../../../../docs/test/browser.ts';
+import { findBrowser, launchOptions } from '../../../../docs/test/browser.ts';
 import type { ElicitRequestParams, ElicitResult } from '../../src/index.ts';
 
 const require = createRequire(import.meta.url);
@@ -88,20 +88,7 @@ export async function startHarness(): Promise<Harness> {
   const found = await findBrowser();
   let browser: Browser;
   try {
-    browser = await chromium.launch({
-      executablePath: found.executablePath,
-      env: { ...process.env, ...found.env },
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(launchOptions(found));
   } catch (error) {
     server.close();
     throw error;
