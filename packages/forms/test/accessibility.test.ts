@@ -3,18 +3,12 @@
  * kind, the same form with every error showing, a scalar question, and the URL views.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 
 import { everyKind, scalar, urlRequest } from './fixtures.ts';
-import { AXE_PATH, render, startHarness, type Harness } from './harness/harness.ts';
+import { AXE_PATH, render, useHarness } from './harness/harness.ts';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-}, 120_000);
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 interface Violation {
   id: string;

@@ -2,7 +2,7 @@
  * Decline, cancel, Escape, the AbortSignal, re-asks and keyboard-only use, in a real Chromium.
  */
 import { reaskMessage } from '@parley/schema';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { everyKind, scalar } from './fixtures.ts';
 import {
@@ -13,18 +13,11 @@ import {
   render,
   result,
   settled,
-  startHarness,
+  useHarness,
   summaryText,
-  type Harness,
 } from './harness/harness.ts';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-}, 120_000);
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 describe('decline and cancel always work', () => {
   test('Decline, even with every required field empty', async () => {

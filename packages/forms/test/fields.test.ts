@@ -4,7 +4,7 @@
  */
 import { describeFields, fieldValueProblem } from '@parley/schema';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { DISHES, everyKind } from './fixtures.ts';
 import {
@@ -14,18 +14,11 @@ import {
   render,
   result,
   settled,
-  startHarness,
+  useHarness,
   summaryText,
-  type Harness,
 } from './harness/harness.ts';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-}, 120_000);
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 /** The server's own reason for `value` in field `name` (what its re-ask would say). */
 function serverProblem(name: string, value: unknown): string {

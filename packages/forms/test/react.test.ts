@@ -1,16 +1,10 @@
 /** `<Elicitation>` from @parley/forms/react, rendered by React 19 in a real Chromium. */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 
 import { everyKind, scalar } from './fixtures.ts';
-import { problemsOf, startHarness, type Harness } from './harness/harness.ts';
+import { problemsOf, useHarness } from './harness/harness.ts';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-}, 120_000);
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 test('renders the element with its params and reports the answer to onAnswer', async () => {
   const page = await harness.newPage();

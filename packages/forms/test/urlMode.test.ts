@@ -4,26 +4,12 @@
  * could run code or pass for another domain.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { urlRequest } from './fixtures.ts';
-import {
-  problemsOf,
-  render,
-  result,
-  settled,
-  startHarness,
-  summaryText,
-  type Harness,
-} from './harness/harness.ts';
+import { problemsOf, render, result, settled, useHarness, summaryText } from './harness/harness.ts';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-}, 120_000);
-afterAll(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 /** Every window the page's context opens and every navigation of the page itself. */
 function watch(page: Page): { opened: string[]; navigated: string[] } {

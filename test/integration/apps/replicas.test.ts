@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { nodeArgs } from '../../../scripts/apps.mjs';
+import { accept, bookingRound } from '../bookingRound.ts';
 
 /**
  * The booking app as two replicas (two processes, two ports) sharing one key ring: each round
@@ -57,52 +58,18 @@ afterAll(() => {
   rmSync(storeDir, { recursive: true, force: true });
 });
 
-let nextId = 1;
-async function round(
-  url: string,
-  extra: Record<string, unknown>,
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'book_flight',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: {
-        name: 'book_flight',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-        ...extra,
-      },
-    }),
-  });
-  return (await response.json()) as never;
-}
-
-const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
-
 describe('booking across replicas', () => {
   test('each round on a different replica, one flow, completed', async () => {
-    const r1 = await round(replicaA, {});
+    const r1 = await bookingRound(replicaA, {});
     expect(r1.result).toMatchObject({
       resultType: 'input_required',
       inputRequests: { destination: {} },
     });
-    const r2 = await round(replicaB, {
+    const r2 = await bookingRound(replicaB, {
       inputResponses: { destination: accept({ destination: 'Reykjavik' }) },
     });
     expect(r2.result).toMatchObject({ resultType: 'input_required', inputRequests: { date: {} } });
-    const r3 = await round(replicaA, {
+    const r3 = await bookingRound(replicaA, {
       inputResponses: { date: accept({ date: '2026-12-24' }) },
       requestState: r2.result?.requestState,
     });
@@ -110,7 +77,7 @@ describe('booking across replicas', () => {
       resultType: 'input_required',
       inputRequests: { passenger: {} },
     });
-    const r4 = await round(replicaB, {
+    const r4 = await bookingRound(replicaB, {
       inputResponses: { passenger: accept({ passenger: 'Grace Hopper', confirm: true }) },
       requestState: r3.result?.requestState,
     });
@@ -126,10 +93,10 @@ describe('booking across replicas', () => {
   });
 
   test('a replica with another key ring rejects the state clearly', async () => {
-    const r2 = await round(replicaA, {
+    const r2 = await bookingRound(replicaA, {
       inputResponses: { destination: accept({ destination: 'Nuuk' }) },
     });
-    const elsewhere = await round(stranger, {
+    const elsewhere = await bookingRound(stranger, {
       inputResponses: { date: accept({ date: '2026-12-25' }) },
       requestState: r2.result?.requestState,
     });

@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '@parley/client';
 import { createMemorySingleUseStore } from '@parley/server';
 
+import { accept, bookingRound } from '../bookingRound.ts';
 import {
-  accept,
   bookAcross,
   bookingReplica,
-  bookingRound,
   recorder,
   stringsOf,
   type Recorder,

@@ -12,6 +12,8 @@ import { createBookingServer } from '../../../apps/booking/src/bookingServer.ts'
 import { createBookingStore } from '../../../apps/booking/src/bookingStore.ts';
 import type { ParleyServerOptions, RunningServer } from '@parley/server';
 
+import { accept, bookingRound, type Reply } from '../bookingRound.ts';
+
 /**
  * What the telemetry tests share: an in-memory OpenTelemetry SDK (the real
  * `@opentelemetry/sdk-trace-base` and `sdk-metrics`, exporting to memory), booking replicas
@@ -70,50 +72,6 @@ export async function bookingReplica(
 export function portOf(address: AddressInfo | string | null): number {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
-
-let nextId = 1;
-
-export interface Reply {
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-/** One modern `tools/call book_flight` request, as a client without telemetry sends it. */
-export async function bookingRound(
-  url: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'book_flight',
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: {
-        name: 'book_flight',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-          ...(extra._meta as object | undefined),
-        },
-        ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== '_meta')),
-      },
-    }),
-  });
-  return (await response.json()) as Reply;
-}
-
-export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
 /** The answers of one booking, in the order the flow asks for them. */
 export function bookingAnswers(passenger: string): Record<string, unknown>[] {

@@ -17,6 +17,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 import { findBrowser, launchOptions } from '../../../../docs/test/browser.ts';
 import type { ElicitRequestParams, ElicitResult } from '../../src/index.ts';
@@ -116,6 +117,31 @@ export async function startHarness(): Promise<Harness> {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+/**
+ * The harness of one test file: started before its tests and closed after them, so a file says
+ * `const harness = useHarness();` once.
+ */
+export function useHarness(): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness();
+  }, 120_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): Harness => {
+    if (started === undefined) throw new Error('the harness starts in beforeAll: use it in a test');
+    return started;
+  };
+  return {
+    get origin() {
+      return current().origin;
+    },
+    newPage: (options) => current().newPage(options),
+    close: () => current().close(),
   };
 }
 
