@@ -404,3 +404,57 @@ describe('the page, in Chromium, against the dual-era app (a URL typed in)', () 
     });
   }
 });
+
+describe('the page, in Chromium, against the reporting app: a prompt, a resource and a task', () => {
+  /** Connect to the reporting app in `era`, choose `name` and run it. */
+  async function run(era: 'modern' | 'handshake', name: string): Promise<void> {
+    await page.goto(playgroundUrl);
+    await page.getByLabel('Server', { exact: true }).selectOption(reportingUrl);
+    await expect
+      .poll(() => page.getByLabel('URL', { exact: true }).inputValue())
+      .toBe(reportingUrl);
+    await page.getByLabel('Era', { exact: true }).selectOption(era);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByText(`Connected to ${reportingUrl}: ${era} era`).waitFor();
+    await page.getByRole('button', { name, exact: true }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+  }
+
+  for (const era of ['modern', 'handshake'] as const) {
+    test(`${era} era: the summarize prompt asks which quarter, then gives its messages`, async () => {
+      await run(era, 'summarize');
+      await page.getByRole('radio', { name: 'Q3 2026', exact: true }).check();
+      await page.getByRole('button', { name: 'Accept' }).click();
+      const call = page.locator('.call').first();
+      await expect
+        .poll(() => call.locator('.result').innerText())
+        .toContain('Summarize the Q3 results for the leadership team.');
+      expect(pageErrors).toEqual([]);
+    });
+
+    test(`${era} era: reading report://summary asks which quarter, then gives the report`, async () => {
+      await run(era, 'report://summary');
+      await page.getByRole('radio', { name: 'Q2 2026', exact: true }).check();
+      await page.getByRole('button', { name: 'Accept' }).click();
+      const call = page.locator('.call').first();
+      await expect
+        .poll(() => call.locator('.result').innerText())
+        .toContain('Revenue report for Q2');
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  test('modern era: annual_report works through the quarters, asks how to present it, and reports', async () => {
+    await run('modern', 'annual_report');
+    // The two questions of the round, one after the other.
+    await page.getByRole('radio', { name: 'US dollar', exact: true }).check({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await page.getByRole('checkbox', { name: 'Breakdown', exact: true }).check();
+    await page.getByRole('button', { name: 'Accept' }).click();
+    const call = page.locator('.call').first();
+    await expect
+      .poll(() => call.locator('.result').innerText(), { timeout: 15_000 })
+      .toMatch(/Annual report 2026: \d+k USD[\s\S]*Q4: \d+k USD/);
+    expect(pageErrors).toEqual([]);
+  });
+});
