@@ -3,12 +3,13 @@ import { defineConfig } from 'tsdown';
 import { libraryConfig } from '../../tsdown.base.ts';
 
 /**
- * The modules loaded only when the handshake era, stdio or middleware is used: each of these
- * stays a chunk of its own behind a dynamic import, so a modern-era HTTP server without
- * middleware never reads them (nor the SDK and `@parley/middleware` they import).
+ * The modules loaded only when the handshake era, stdio, middleware or telemetry is used: each
+ * of these stays a chunk of its own behind a dynamic import, so a modern-era HTTP server without
+ * middleware never reads them (nor the SDK, `@parley/middleware` and `@opentelemetry/api` they
+ * import). Telemetry's loader (`telemetry/telemetry.ts`) stays in the server chunk.
  */
 const LOADED_ON_DEMAND =
-  /\/src\/(handshake\/sessionServer|utils\/sdkModule|round\/middlewareModule|stdio\/)/;
+  /\/src\/(handshake\/sessionServer|utils\/sdkModule|round\/middlewareModule|stdio\/|telemetry\/(apiTelemetry|requestTrace|traceContext|instruments|attributes)\.ts)/;
 
 /**
  * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code

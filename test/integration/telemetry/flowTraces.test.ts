@@ -2,6 +2,10 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { DataPoint, Histogram, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { Client } from '@parley/client';
@@ -26,6 +30,7 @@ import {
  */
 
 const SERVER_SPAN = 'tools/call book_flight';
+const run = promisify(execFile);
 
 function serverSpans(spans: readonly ReadableSpan[]): ReadableSpan[] {
   return spans
@@ -377,6 +382,41 @@ describe('nothing registered', () => {
     } finally {
       await plain.running.close();
       await off.running.close();
+    }
+  });
+
+  test('the OpenTelemetry API is not even loaded (a fresh process serving a modern round)', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/untracedServer.ts', import.meta.url));
+    const { stdout } = await run(process.execPath, [
+      '--conditions=@parley/source',
+      '--import',
+      'tsx',
+      fixture,
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ resultType: 'input_required', loaded: [] });
+  });
+
+  test('an SDK registered once the server runs traces it from the next request on', async () => {
+    const rec = recorder();
+    const replica = await bookingReplica();
+    try {
+      const first = await bookingRound(replica.url);
+      expect(rec.spans()).toHaveLength(0);
+      trace.setGlobalTracerProvider(rec.tracerProvider);
+      const second = await bookingRound(replica.url, {
+        inputResponses: { destination: accept({ destination: 'Oslo' }) },
+        requestState: first.result?.requestState,
+      });
+      expect(second.result?.resultType).toBe('input_required');
+      const spans = serverSpans(rec.spans());
+      expect(spans).toHaveLength(1);
+      expect(spans[0]?.attributes).toMatchObject({
+        'parley.round': 2,
+        'parley.outcome': 'input_required',
+      });
+    } finally {
+      trace.disable();
+      await replica.running.close();
     }
   });
 

@@ -148,9 +148,9 @@ function traceOf(
   ctx: ServerContext,
   method: string,
   params: unknown,
-): RequestTrace | undefined {
+): RequestTrace | undefined | Promise<RequestTrace | undefined> {
   const telemetry = runtime.telemetry;
-  if (!telemetry?.isRecording) return undefined;
+  if (!telemetry?.mayRecord) return undefined;
   const request = ctx.http?.req;
   return telemetry.request({
     method,
@@ -306,18 +306,20 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     server.setRequestHandler(method, (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
       const call = options.calls?.begin(ctx.mcpReq.signal);
-      const trace = traceOf(runtime, server, ctx, method, request.params);
+      const traced = traceOf(runtime, server, ctx, method, request.params);
       // A chain, not an async function: a call waiting on its user holds no frame here. (The
       // pipeline's functions are async: nothing above throws before `call.end` is arranged.)
-      const served = serveCall(method, params, ctx, call, trace).then(
-        trace === undefined ? settle : (reply) => settleTraced(trace, reply),
-      );
+      const serve = (trace: RequestTrace | undefined) =>
+        serveCall(method, params, ctx, call, trace).then(
+          trace === undefined ? settle : (reply) => settleTraced(trace, reply),
+        );
+      const served = traced instanceof Promise ? traced.then(serve) : serve(traced);
       return call === undefined ? served : served.finally(() => call.end());
     });
 
   const list = (method: ListMethod) =>
     server.setRequestHandler(method, async (request, ctx) => {
-      const trace = traceOf(runtime, server, ctx, method, request.params);
+      const trace = await traceOf(runtime, server, ctx, method, request.params);
       const reply = await serveList(
         runtime,
         method,
@@ -347,7 +349,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
             AS_SENT,
             { signal, timeout: QUESTION_TIMEOUT_MS },
           ) as Promise<unknown>;
-        const trace = traceOf(runtime, server, ctx, method, request.params);
+        const trace = await traceOf(runtime, server, ctx, method, request.params);
         const reply = await serveLegacyTaskMethod(
           runtime.tasks,
           method,
@@ -381,7 +383,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   }
   if (runtime.prompts.size > 0 || runtime.templates.length > 0) {
     server.setRequestHandler('completion/complete', async (request, ctx) => {
-      const trace = traceOf(runtime, server, ctx, 'completion/complete', request.params);
+      const trace = await traceOf(runtime, server, ctx, 'completion/complete', request.params);
       return settleTraced(
         trace,
         await complete(runtime.prompts, runtime.templates, request.params),

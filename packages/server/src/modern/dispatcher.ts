@@ -85,17 +85,19 @@ export class ModernDispatcher {
     if ('status' in checked) return checked;
     const { id, method, params, envelope } = checked;
     const telemetry = this.#runtime.telemetry;
-    const trace = telemetry?.isRecording
-      ? telemetry.request({
-          method,
-          era: 'modern',
-          protocolVersion: envelope.protocolVersion,
-          id,
-          params,
-          headers: transport.headers,
-          transport: transport.headers === undefined ? undefined : 'tcp',
-        })
-      : undefined;
+    let trace: RequestTrace | undefined;
+    if (telemetry?.mayRecord) {
+      const traced = telemetry.request({
+        method,
+        era: 'modern',
+        protocolVersion: envelope.protocolVersion,
+        id,
+        params,
+        headers: transport.headers,
+        transport: transport.headers === undefined ? undefined : 'tcp',
+      });
+      trace = traced instanceof Promise ? await traced : traced;
+    }
     let reply: RoundReply | undefined;
     try {
       reply = await this.#dispatch(method, params, envelope, transport, trace);

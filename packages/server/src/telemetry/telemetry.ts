@@ -1,90 +1,72 @@
-import {
-  ProxyTracerProvider,
-  createNoopMeter,
-  metrics,
-  trace,
-  type MeterProvider,
-  type Tracer,
-  type TracerProvider,
-} from '@opentelemetry/api';
-
-import { instrumentsOf, type Instruments } from './instruments.ts';
+import type { ApiTelemetry } from './apiTelemetry.ts';
 import type { TelemetryOptions } from './options.ts';
-import { RequestTrace, type RecordedFields, type RequestInfo } from './requestTrace.ts';
+import type { RequestInfo, RequestTrace } from './requestTrace.ts';
 
 /**
- * A server's telemetry: where its spans and metrics go, found again on every request, so an SDK
- * registered after the server was built is used from its next request on. With nothing
- * registered a request gets no trace at all (`request()` is `undefined`), so the cost of
- * telemetry that records nothing is two look-ups of the global providers.
+ * A server's telemetry, on the OpenTelemetry API, which is loaded only once something could
+ * record: importing the API costs about 20 ms of a cold start (dozens of modules), and most
+ * servers never register an SDK. Until then, whether one is registered is read from where
+ * every copy of the API keeps its registrations (the global below), without the API itself.
+ *
+ * An SDK registered before the server is built (the usual order) has the API loaded at once;
+ * one registered later is seen on the next request, which waits for the load (once), so it is
+ * traced like every request after it.
  */
 
-const SCOPE = '@parley/server';
-/** The API's no-op tracer provider: what a proxy delegates to until an SDK is registered. */
-const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
-const NOOP_METER = createNoopMeter();
+/** Where the OpenTelemetry API (major version 1, as we depend on) keeps the global providers. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
-/** What a global proxy provider hands spans to (the provider itself for any other). */
-function effectiveProvider(provider: TracerProvider): TracerProvider {
-  const getDelegate = (provider as { getDelegate?: () => TracerProvider }).getDelegate;
-  return typeof getDelegate === 'function' ? getDelegate.call(provider) : provider;
-}
+type ApiGlobal = { trace?: unknown; metrics?: unknown } | undefined;
 
-function isNoopTracerProvider(provider: TracerProvider): boolean {
-  // Another copy of the API has its own no-op class: known by name.
-  return provider === NOOP_TRACER_PROVIDER || provider.constructor?.name === 'NoopTracerProvider';
+/** True when an application registered a global tracer or meter provider. */
+function registeredGlobally(): boolean {
+  const registry = (globalThis as Record<symbol, ApiGlobal>)[API_GLOBAL];
+  return registry !== undefined && (registry.trace !== undefined || registry.metrics !== undefined);
 }
 
 export class Telemetry {
-  readonly #tracerProvider: TracerProvider | undefined;
-  readonly #meterProvider: MeterProvider | undefined;
-  /** The fields whose values the server opted in to recording. */
-  readonly recorded: RecordedFields;
-  #tracerSource: TracerProvider | undefined;
-  #tracer: Tracer | undefined;
-  #meterSource: MeterProvider | undefined;
-  #instruments: Instruments | undefined;
+  readonly #options: TelemetryOptions;
+  /** The server was given its own providers: it always records through them. */
+  readonly #given: boolean;
+  #api: ApiTelemetry | undefined;
+  #loading: Promise<ApiTelemetry | undefined> | undefined;
+  /** The API could not be loaded: nothing is recorded (never a failed request). */
+  #unavailable = false;
 
   constructor(options: TelemetryOptions = {}) {
-    this.#tracerProvider = options.tracerProvider;
-    this.#meterProvider = options.meterProvider;
-    this.recorded = {
-      answers: new Set(options.record?.answers ?? []),
-      arguments: new Set(options.record?.arguments ?? []),
-    };
+    this.#options = options;
+    this.#given = options.tracerProvider !== undefined || options.meterProvider !== undefined;
+    if (this.#given || registeredGlobally()) void this.#load();
   }
 
-  /** The tracer spans go to, or `undefined` while no tracer provider is registered. */
-  get tracer(): Tracer | undefined {
-    const provider = effectiveProvider(this.#tracerProvider ?? trace.getTracerProvider());
-    if (provider !== this.#tracerSource) {
-      this.#tracerSource = provider;
-      this.#tracer = isNoopTracerProvider(provider) ? undefined : provider.getTracer(SCOPE);
-    }
-    return this.#tracer;
+  /**
+   * Whether a request may be recorded: checked per request, so it costs a property read or two
+   * while nothing is registered. `request()` then says for sure.
+   */
+  get mayRecord(): boolean {
+    const api = this.#api;
+    if (api !== undefined) return api.isRecording;
+    return !this.#unavailable && (this.#given || registeredGlobally());
   }
 
-  /** The instruments metrics go to, or `undefined` while no meter provider is registered. */
-  get instruments(): Instruments | undefined {
-    const provider = this.#meterProvider ?? metrics.getMeterProvider();
-    if (provider !== this.#meterSource) {
-      this.#meterSource = provider;
-      const meter = provider.getMeter(SCOPE);
-      this.#instruments = meter === NOOP_METER ? undefined : instrumentsOf(meter);
-    }
-    return this.#instruments;
+  /**
+   * A request's trace, or `undefined` when nothing records it; a promise of one only on the
+   * requests that wait for the API to load.
+   */
+  request(info: RequestInfo): RequestTrace | undefined | Promise<RequestTrace | undefined> {
+    const api = this.#api;
+    if (api !== undefined) return api.request(info);
+    return this.#load().then((loaded) => loaded?.request(info));
   }
 
-  /** Whether anything is registered to record spans or metrics (checked per request). */
-  get isRecording(): boolean {
-    return this.tracer !== undefined || this.instruments !== undefined;
-  }
-
-  /** A request's trace, or `undefined` when nothing is registered to record it. */
-  request(info: RequestInfo): RequestTrace | undefined {
-    const tracer = this.tracer;
-    const instruments = this.instruments;
-    if (tracer === undefined && instruments === undefined) return undefined;
-    return new RequestTrace(tracer, instruments, this.recorded, info);
+  #load(): Promise<ApiTelemetry | undefined> {
+    this.#loading ??= import('./apiTelemetry.ts').then(
+      ({ ApiTelemetry }) => (this.#api = new ApiTelemetry(this.#options)),
+      () => {
+        this.#unavailable = true;
+        return undefined;
+      },
+    );
+    return this.#loading;
   }
 }
