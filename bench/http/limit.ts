@@ -23,7 +23,9 @@
  *
  * It is written the plain way a careful engineer would write it by hand (`randomBytes` for each
  * nonce, `createHash` for each digest); Parley's own tricks (a pool of random bytes, one-shot
- * hashing, digests cached per question) are not copied into it.
+ * hashing, digests cached per question) are not copied into it. No function is made per
+ * request: the bench runs it through tsx, whose esbuild names every function it sees declared
+ * (`__name`, a property definition each time), which a build for production would not do.
  */
 import {
   createCipheriv,
@@ -200,28 +202,32 @@ export function limit(secret: string): RequestListener {
     return checked.success ? checked.data : undefined;
   }
 
+  /** The round's ask: the question, and the state that says it was asked, sealed. */
+  function ask(
+    canElicit: boolean,
+    binding: Buffer,
+    keyAsked: State['a']['k'],
+    question: ReturnType<typeof formAsk>,
+    digest: string,
+    state: Omit<State, 'a'>,
+  ) {
+    if (!canElicit) return { code: -32021 };
+    return {
+      resultType: 'input_required',
+      inputRequests: { [keyAsked]: question },
+      requestState: seal({ ...state, a: { k: keyAsked, d: digest } }, binding),
+      _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+    };
+  }
+
   function round(message: Record<string, unknown>, canElicit: boolean): unknown {
     const params = message.params as Record<string, unknown>;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const binding = bindingOf('book_flight', args);
     const answers = params.inputResponses;
     if (answers !== undefined && !isRecord(answers)) return { code: -32602 };
-    const ask = (
-      keyAsked: State['a']['k'],
-      question: ReturnType<typeof formAsk>,
-      digest: string,
-      state: Omit<State, 'a'>,
-    ) => {
-      if (!canElicit) return { code: -32021 };
-      return {
-        resultType: 'input_required',
-        inputRequests: { [keyAsked]: question },
-        requestState: seal({ ...state, a: { k: keyAsked, d: digest } }, binding),
-        _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
-      };
-    };
     if (params.requestState === undefined) {
-      return ask('destination', askWhere, whereDigest, {
+      return ask(canElicit, binding, 'destination', askWhere, whereDigest, {
         f: randomBytes(12).toString('hex'),
         r: 1,
       });
@@ -231,9 +237,10 @@ export function limit(secret: string): RequestListener {
     // Only what the state says was asked is read: any other answer is ignored.
     if (state.a.k === 'destination') {
       const where = accepted(answers, 'destination', destinationSchema);
-      if (where === undefined) return ask('destination', askWhere, whereDigest, state);
+      if (where === undefined)
+        return ask(canElicit, binding, 'destination', askWhere, whereDigest, state);
       const askWhen = formAsk(`When would you like to fly to ${where.destination}?`, 'date');
-      return ask('date', askWhen, digestOf(askWhen), {
+      return ask(canElicit, binding, 'date', askWhen, digestOf(askWhen), {
         f: state.f,
         r: state.r + 1,
         destination: where.destination,
@@ -242,7 +249,7 @@ export function limit(secret: string): RequestListener {
     const when = accepted(answers, 'date', dateSchema);
     if (when === undefined) {
       const askWhen = formAsk(`When would you like to fly to ${state.destination}?`, 'date');
-      return ask('date', askWhen, digestOf(askWhen), state);
+      return ask(canElicit, binding, 'date', askWhen, digestOf(askWhen), state);
     }
     return {
       resultType: 'complete',
