@@ -98,40 +98,55 @@ export function askDigest(request: InputRequest): string {
     ) {
       schemaTexts.set(schema, canonicalJson(schema));
     }
-    const text =
-      schema === undefined
-        ? undefined
-        : formAskText(request.params as Record<string, unknown>, schema);
     digest =
-      text !== undefined
-        ? digestText(text)
-        : digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
+      (schema === undefined
+        ? undefined
+        : formAskDigest(request.params as Record<string, unknown>, schema)) ??
+      digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
     digests.set(request, digest);
   }
   return digest;
 }
 
 /**
- * The canonical JSON of a form ask as the builders make it (exactly `mode`, `message` and a
- * shared compiled schema), written directly: the very text `canonicalJson` gives, so digests
- * stay what they were, without sorting keys for the ask itself on every round.
+ * The digests of form asks as the builders make them, by their shared schema and then their
+ * message: a handler that builds the same question anew each round (a message naming an
+ * earlier answer) has it digested once, not on every round. Bounded per schema: a message that
+ * differs every time (a name, a date) only ever costs the digest itself.
  */
-function formAskText(params: Record<string, unknown>, schema: object): string | undefined {
+const formDigests = new WeakMap<object, Map<string, string>>();
+const FORM_DIGESTS_PER_SCHEMA = 512;
+
+/** The digest of a form ask as the builders make it, or `undefined` for any other ask. */
+function formAskDigest(params: Record<string, unknown>, schema: object): string | undefined {
   const schemaText = schemaTexts.get(schema);
-  if (schemaText === undefined || params.mode !== 'form' || typeof params.message !== 'string') {
-    return undefined;
-  }
+  if (schemaText === undefined || !isBuiltFormAsk(params)) return undefined;
+  const message = params.message as string;
+  let known = formDigests.get(schema);
+  const cached = known?.get(message);
+  if (cached !== undefined) return cached;
+  // The canonical JSON of the ask, written directly: the very text `canonicalJson` gives, so
+  // digests stay what they were, without sorting keys for the ask itself.
+  const digest = digestText(
+    '{"method":"elicitation/create","params":{"message":' +
+      `${JSON.stringify(message)},"mode":"form","requestedSchema":${schemaText}}}`,
+  );
+  if (known === undefined) formDigests.set(schema, (known = new Map()));
+  if (known.size >= FORM_DIGESTS_PER_SCHEMA) known.clear();
+  known.set(message, digest);
+  return digest;
+}
+
+/** True for form params as the builders make them: exactly `mode`, `message`, `requestedSchema`. */
+function isBuiltFormAsk(params: Record<string, unknown>): boolean {
+  if (params.mode !== 'form' || typeof params.message !== 'string') return false;
   let keys = 0;
   for (const key in params) {
     if (!Object.hasOwn(params, key)) continue;
-    if (key !== 'mode' && key !== 'message' && key !== 'requestedSchema') return undefined;
+    if (key !== 'mode' && key !== 'message' && key !== 'requestedSchema') return false;
     keys++;
   }
-  if (keys !== 3) return undefined;
-  return (
-    '{"method":"elicitation/create","params":{"message":' +
-    `${JSON.stringify(params.message)},"mode":"form","requestedSchema":${schemaText}}}`
-  );
+  return keys === 3;
 }
 
 /**

@@ -17,23 +17,19 @@ const MESSAGE =
   'ctx.ask() ended this round to put a question to the user; the handler runs again with ' +
   'the answer. This is not an error: let it propagate (rethrow what you do not handle).';
 
-/** The signal `ctx.ask` throws to end the round at a question with no answer yet. */
-export class AskSuspension extends Error {
+/**
+ * The signal `ctx.ask` throws to end the round at a question with no answer yet. An `Error` to
+ * whoever catches it (`instanceof Error`, a `name`, a `message`, a `stack` that says what it
+ * is), but never built by the `Error` constructor: it is made on every asking round, and
+ * capturing a stack trace (or even switching it off for one construction) would be most of its
+ * cost. A swallowed one is reported by a `RoundFault`, which has a stack of its own.
+ */
+export class AskSuspension {
+  declare readonly name: 'AskSuspension';
+  declare readonly message: string;
+  declare readonly stack: string;
   /** The questions this round ends with, by key (asks made after it join it: see `add`). */
   readonly pending: InputRequests = {};
-
-  constructor() {
-    // A control-flow signal, thrown once per asking round: no stack trace to capture (that
-    // would be most of its cost). A swallowed one is reported by a `RoundFault` with its own.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(MESSAGE);
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
-    this.name = 'AskSuspension';
-  }
 
   /**
    * Add a question. Asks made while the round is already suspended (the other branches of a
@@ -48,6 +44,13 @@ export class AskSuspension extends Error {
     return Object.keys(this.pending);
   }
 }
+
+Object.setPrototypeOf(AskSuspension.prototype, Error.prototype);
+Object.defineProperties(AskSuspension.prototype, {
+  name: { value: 'AskSuspension', configurable: true, writable: true },
+  message: { value: MESSAGE, configurable: true, writable: true },
+  stack: { value: `AskSuspension: ${MESSAGE}`, configurable: true, writable: true },
+});
 
 /** The suspension each context threw, if its run ended at a question (read by the pipeline). */
 export const suspensions: WeakMap<object, AskSuspension> = new WeakMap();

@@ -29,6 +29,80 @@ function declaredLength(req: IncomingMessage): number | undefined {
   return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
+/** A body being read: what the shared listeners below find on its request. */
+interface Reading {
+  chunks: Buffer[];
+  size: number;
+  readonly maxBytes: number;
+  readonly budget: BodyBudget;
+  readonly resolve: (read: BodyRead) => void;
+}
+
+/**
+ * Where a request being read keeps its {@link Reading}. The listeners are the same four
+ * functions for every request (`this` is the request, as emitters call their listeners), not
+ * closures made for each one: a request whose answer is a stream (a handshake-era call waiting
+ * on its user) keeps its listeners for as long as it is open.
+ */
+const READING = Symbol('parley.reading');
+type ReadRequest = IncomingMessage & { [READING]?: Reading | undefined };
+
+/** Stop reading: the listeners off, the state dropped. */
+function detach(req: ReadRequest): void {
+  req[READING] = undefined;
+  req.off('data', onData);
+  req.off('end', onEnd);
+  req.off('error', onError);
+  req.off('aborted', onAborted);
+}
+
+/** The rest of the body is read and dropped before the refusal (see `drain`). */
+function refuse(req: ReadRequest, reading: Reading, outcome: BodyRead): void {
+  detach(req);
+  reading.budget.give(reading.size);
+  void drain(req, reading.maxBytes, outcome).then(reading.resolve);
+}
+
+function fail(req: ReadRequest, reason: string): void {
+  const reading = req[READING];
+  if (reading === undefined) return;
+  detach(req);
+  reading.budget.give(reading.size);
+  reading.resolve({ kind: 'unreadable', reason });
+}
+
+function onData(this: ReadRequest, chunk: Buffer): void {
+  const reading = this[READING];
+  if (reading === undefined) return;
+  if (reading.size + chunk.byteLength > reading.maxBytes) {
+    return refuse(this, reading, { kind: 'too-large' });
+  }
+  if (!reading.budget.take(chunk.byteLength)) return refuse(this, reading, { kind: 'busy' });
+  reading.size += chunk.byteLength;
+  reading.chunks.push(chunk);
+}
+
+function onEnd(this: ReadRequest): void {
+  const reading = this[READING];
+  if (reading === undefined) return;
+  // The body is whole and nothing more comes: the listeners stay with the request (taking four
+  // off is a measurable share of a small request), and find nothing to do from now on.
+  this[READING] = undefined;
+  const { chunks, size } = reading;
+  reading.resolve({
+    kind: 'body',
+    bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+  });
+}
+
+function onError(this: ReadRequest, error: Error): void {
+  fail(this, error.message);
+}
+
+function onAborted(this: ReadRequest): void {
+  fail(this, 'the client went away');
+}
+
 /**
  * The body of a node request as one buffer. Chunks are counted against `budget` while they are
  * held; the caller gives the bytes back (`budget.give`) once the request is done with them.
@@ -50,50 +124,12 @@ export function readNodeBody(
     return drain(req, maxBytes, { kind: 'too-large' });
   }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const detach = () => {
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-    };
-    const refuse = (outcome: BodyRead) => {
-      detach();
-      budget.give(size);
-      chunks.length = 0;
-      void drain(req, maxBytes, outcome).then(resolve);
-    };
-    const onData = (chunk: Buffer) => {
-      if (settled) return;
-      if (size + chunk.byteLength > maxBytes) return refuse({ kind: 'too-large' });
-      if (!budget.take(chunk.byteLength)) return refuse({ kind: 'busy' });
-      size += chunk.byteLength;
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      // The body is whole: nothing more comes, and the listeners go with the request (taking
-      // four off is a measurable share of a small request).
-      settled = true;
-      resolve({
-        kind: 'body',
-        bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
-      });
-    };
-    const fail = (reason: string) => {
-      if (settled) return;
-      detach();
-      budget.give(size);
-      resolve({ kind: 'unreadable', reason });
-    };
-    const onError = (error: Error) => fail(error.message);
-    const onAborted = () => fail('the client went away');
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
+    const reading: ReadRequest = req;
+    reading[READING] = { chunks: [], size: 0, maxBytes, budget, resolve };
+    reading.on('data', onData);
+    reading.on('end', onEnd);
+    reading.on('error', onError);
+    reading.on('aborted', onAborted);
   });
 }
 

@@ -174,19 +174,35 @@ export class HttpEndpoint {
     this.#listen.closeAll();
   }
 
-  async #serve(inbound: Inbound, responder: Responder): Promise<void> {
+  /**
+   * The request's route. Not async functions (`serve` awaits them inside its `try`): a modern
+   * round takes no frame here, and only what needs to wait (authentication, the SDK's stateless
+   * fallback) does.
+   */
+  #serve(inbound: Inbound, responder: Responder): void | Promise<void> {
     const refused = this.#hosts?.refuse(inbound.headers);
     if (refused !== undefined) return responder.send(refused);
     if (!SERVED_METHODS.has(inbound.method)) return responder.send(this.#notAllowed(inbound));
-    let authInfo = inbound.authInfo;
-    if (this.#auth !== undefined && authInfo === undefined) {
-      const request = inbound.toRequest();
-      const metadata = this.#auth.metadata(request);
-      if (metadata !== undefined) return responder.web(metadata);
-      const principal = await this.#auth.authenticate(request);
-      if (principal instanceof Response) return responder.web(principal);
-      authInfo = principal;
+    if (this.#auth !== undefined && inbound.authInfo === undefined) {
+      return this.#authenticate(this.#auth, inbound, responder);
     }
+    return this.#route(inbound, inbound.authInfo, responder);
+  }
+
+  async #authenticate(gate: BearerGate, inbound: Inbound, responder: Responder): Promise<void> {
+    const request = inbound.toRequest();
+    const metadata = gate.metadata(request);
+    if (metadata !== undefined) return responder.web(metadata);
+    const principal = await gate.authenticate(request);
+    if (principal instanceof Response) return responder.web(principal);
+    return this.#route(inbound, principal, responder);
+  }
+
+  #route(
+    inbound: Inbound,
+    authInfo: AuthInfo | undefined,
+    responder: Responder,
+  ): void | Promise<void> {
     const sessionId = inbound.headers.get('mcp-session-id');
     if (inbound.method === 'POST') return this.#post(inbound, authInfo, sessionId, responder);
     if ((inbound.method === 'GET' || inbound.method === 'DELETE') && this.#sessionsEnabled) {
@@ -209,12 +225,12 @@ export class HttpEndpoint {
     });
   }
 
-  async #post(
+  #post(
     inbound: Inbound,
     authInfo: AuthInfo | undefined,
     sessionId: string | null,
     responder: Responder,
-  ): Promise<void> {
+  ): void | Promise<void> {
     if (!isJsonContentType(inbound.headers.get('content-type'))) {
       return responder.send(
         errorReply(415, -32600, 'Unsupported Media Type: Content-Type must be application/json'),
@@ -271,15 +287,7 @@ export class HttpEndpoint {
       }
     }
 
-    if (!this.#sessionsEnabled) {
-      const stateless = await this.#statelessHandler();
-      return responder.web(
-        await stateless(inbound.toRequest(), {
-          parsedBody: message,
-          ...(authInfo !== undefined ? { authInfo } : {}),
-        }),
-      );
-    }
+    if (!this.#sessionsEnabled) return this.#serveStateless(inbound, message, authInfo, responder);
     if (sessionId !== null) {
       return this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo, responder);
     }
@@ -302,6 +310,22 @@ export class HttpEndpoint {
         idOf(message),
       ),
     });
+  }
+
+  /** A handshake-era request on an endpoint without sessions: the SDK's stateless fallback. */
+  async #serveStateless(
+    inbound: Inbound,
+    message: unknown,
+    authInfo: AuthInfo | undefined,
+    responder: Responder,
+  ): Promise<void> {
+    const stateless = await this.#statelessHandler();
+    responder.web(
+      await stateless(inbound.toRequest(), {
+        parsedBody: message,
+        ...(authInfo !== undefined ? { authInfo } : {}),
+      }),
+    );
   }
 
   async #openListen(

@@ -128,14 +128,17 @@ export class ModernDispatcher {
     };
   }
 
-  /** Run a validated request; `undefined` for a method this server does not serve. */
-  async #dispatch(
+  /**
+   * Run a validated request; `undefined` for a method this server does not serve. Not an async
+   * function (the caller awaits it inside its `try`): a round needs no frame here.
+   */
+  #dispatch(
     method: string,
     params: Record<string, unknown>,
     envelope: Envelope,
     transport: ModernTransport,
     trace: RequestTrace | undefined,
-  ): Promise<RoundReply | undefined> {
+  ): RoundReply | undefined | Promise<RoundReply | undefined> {
     const runtime = this.#runtime;
     const request: RequestContext = {
       protocolVersion: envelope.protocolVersion,

@@ -62,35 +62,25 @@ function reaskOf(
 }
 
 /**
- * Run the handler, and end the round at the question `ctx.ask` had no answer to: the suspension
- * becomes the round's ask here, inside the middleware chain, so middleware sees an ordinary
- * asking round. A suspension the handler caught and did not rethrow ends the round in an error
- * that says so (never a result built on an answer it does not have, never a hang).
+ * What a run of the handler that threw ends in: the ask `ctx.ask`'s suspension stands for, the
+ * call a fallback already ended, or the error (a suspension the handler swallowed becomes an
+ * error that says so).
  */
-async function runHandler(
+function thrownOutcome(
   target: RoundTarget,
-  args: unknown,
   context: Context,
-): Promise<ReturnType<RoundTarget['normalise']>> {
-  refuseHidden(target, context);
-  let result: ReturnType<RoundTarget['normalise']>;
-  try {
-    result = await target.run(args, context);
-  } catch (error) {
-    const ended = endedCalls.get(context);
-    if (ended !== undefined) return ended;
-    const suspension = suspensions.get(context);
-    if (suspension === undefined) throw error;
-    if (error !== suspension) {
-      throw swallowedSuspension(target.handler, suspension, 'threw', error);
-    }
-    return target.normalise({ resultType: 'input_required', inputRequests: suspension.pending });
-  }
+  error: unknown,
+): { outcome: ReturnType<RoundTarget['normalise']> } | { error: unknown } {
   const ended = endedCalls.get(context);
-  if (ended !== undefined) return ended;
+  if (ended !== undefined) return { outcome: ended };
   const suspension = suspensions.get(context);
-  if (suspension !== undefined) throw swallowedSuspension(target.handler, suspension, 'returned');
-  return result;
+  if (suspension === undefined) return { error };
+  if (error !== suspension) {
+    return { error: swallowedSuspension(target.handler, suspension, 'threw', error) };
+  }
+  return {
+    outcome: target.normalise({ resultType: 'input_required', inputRequests: suspension.pending }),
+  };
 }
 
 /**
@@ -154,30 +144,54 @@ export class Terminal {
     return this.#target.normalise(this.reask.ask);
   }
 
+  /**
+   * Run the handler, and end the round at the question `ctx.ask` had no answer to: the
+   * suspension becomes the round's ask here, inside the middleware chain, so middleware sees an
+   * ordinary asking round. A suspension the handler caught and did not rethrow ends the round in
+   * an error that says so (never a result built on an answer it does not have, never a hang).
+   * (The handler's run and its outcome in one async function: this is every round's path.)
+   */
   async run(): Promise<ReturnType<RoundTarget['normalise']>> {
     const opened = this.#opened;
     const target = this.#target;
+    const context = this.#context;
     if (opened.reask.length > 0) return this.#reaskNow(opened.reask);
+    let result: ReturnType<RoundTarget['normalise']>;
     try {
-      return await runHandler(target, this.#args, this.#context);
+      refuseHidden(target, context);
+      result = await target.run(this.#args, context);
     } catch (error) {
-      // `-32042` does not exist on the modern era: the same pages become URL asks.
-      const pages = urlElicitationAsk(error, this.#context.era);
-      if (pages !== undefined) return target.normalise(pages);
-      // A bad answer the handler found itself (a refinement the schema cannot express) and let
-      // go is asked again like any other, while the budget lasts.
-      const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;
-      const envelope = opened.envelope;
-      if (
-        key !== undefined &&
-        envelope !== undefined &&
-        Object.hasOwn(opened.answers ?? {}, key) &&
-        hasBudget(this.#runtime, target, envelope, key)
-      ) {
-        return this.#reaskNow([problemOf(key, error as InvalidAnswerError)]);
-      }
-      throw error;
+      const thrown = thrownOutcome(target, context, error);
+      if ('outcome' in thrown) return thrown.outcome;
+      return this.#recover(thrown.error);
     }
+    const ended = endedCalls.get(context);
+    if (ended !== undefined) return ended;
+    const suspension = suspensions.get(context);
+    if (suspension !== undefined) throw swallowedSuspension(target.handler, suspension, 'returned');
+    return result;
+  }
+
+  /** A failed run that is still an ask: URL pages, or a bad answer the handler found itself. */
+  #recover(error: unknown): ReturnType<RoundTarget['normalise']> {
+    const target = this.#target;
+    const opened = this.#opened;
+    // `-32042` does not exist on the modern era: the same pages become URL asks.
+    const pages = urlElicitationAsk(error, this.#context.era);
+    if (pages !== undefined) return target.normalise(pages);
+    // A bad answer the handler found itself (a refinement the schema cannot express) and let
+    // go is asked again like any other, while the budget lasts.
+    const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;
+    const envelope = opened.envelope;
+    if (
+      key !== undefined &&
+      envelope !== undefined &&
+      Object.hasOwn(opened.answers ?? {}, key) &&
+      hasBudget(this.#runtime, target, envelope, key)
+    ) {
+      return this.#reaskNow([problemOf(key, error as InvalidAnswerError)]);
+    }
+    throw error;
   }
 }
 

@@ -46,8 +46,11 @@ export interface RoundTarget {
   arguments: unknown;
   /** How arguments are checked (at once, with nothing to await, when there is no schema). */
   check(args: unknown): ArgumentCheck | Promise<ArgumentCheck>;
-  /** Run the handler and normalise what it returned. */
-  run(args: unknown, ctx: Context): Promise<NormalisedResult>;
+  /**
+   * Run the handler and normalise what it returned (at once when the handler answered at once).
+   * A handler that throws synchronously throws here: the caller awaits inside its `try`.
+   */
+  run(args: unknown, ctx: Context): NormalisedResult | Promise<NormalisedResult>;
   /** Normalise what the middleware chain resolved to (it may return a value of its own). */
   normalise(value: unknown): NormalisedResult;
   /** Answers that may come without state: the asks the handler declared at registration. */
@@ -74,6 +77,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A promise, or anything `await` would treat as one. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { then?: unknown }).then === 'function')
+  );
+}
+
 /** The parts of a tool's target that do not depend on the request. */
 type ToolParts = Pick<
   RoundTarget,
@@ -91,7 +104,13 @@ function partsOf(tool: ToolDefinition): ToolParts {
       handler: { kind: 'tool', name: tool.name, cacheable: tool.options.cacheable === true },
       check: (value) =>
         tool.input === undefined ? { ok: true, value } : tool.input.validate(value),
-      run: async (value, ctx) => toToolResult(await tool.handler(value, ctx), hasOutputSchema),
+      // Not an async function: a handler's promise is followed with one `then`, not a frame.
+      run: (value, ctx) => {
+        const returned = tool.handler(value, ctx);
+        return isThenable(returned)
+          ? Promise.resolve(returned).then((result) => toToolResult(result, hasOutputSchema))
+          : toToolResult(returned, hasOutputSchema);
+      },
       normalise: (value) => toToolResult(value, hasOutputSchema),
       declaredAsks: tool.declaredAsks,
       options: { maxReasks: tool.options.maxReasks, stateSchema: tool.options.stateSchema },

@@ -104,15 +104,27 @@ function detachedLog(req: RoundRequest): RoundRequest['log'] {
   return (level, data) => req.log(level, data).catch(() => undefined);
 }
 
-/** Serve a `tools/call`: as a task when the tool and the client make it one, else as a round. */
-export async function serveToolCall(
+/**
+ * Serve a `tools/call`: as a task when the tool and the client make it one, else as a round.
+ * (Not an async function: most tools are not tasks, and their rounds need no frame here.)
+ */
+export function serveToolCall(
   runtime: TaskRuntime,
   req: RoundRequest,
   era: TaskCallEra,
 ): Promise<RoundReply> {
+  const task = runtime.tools.get(req.params.name as string)?.task;
+  return task === undefined ? serveRound(runtime, req) : serveTaskCall(runtime, req, era, task);
+}
+
+/** A `tools/call` of a tool declared with `task`. */
+async function serveTaskCall(
+  runtime: TaskRuntime,
+  req: RoundRequest,
+  era: TaskCallEra,
+  task: ResolvedTaskOptions,
+): Promise<RoundReply> {
   const name = req.params.name as string;
-  const task = runtime.tools.get(name)?.task;
-  if (task === undefined) return serveRound(runtime, req);
   let requestedTtl: number | undefined;
   let decision;
   if (era.era === 'modern') {
