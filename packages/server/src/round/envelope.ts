@@ -2,6 +2,7 @@ import { InvalidRequestStateError, type InputResponse, type InputResponses } fro
 import {
   RequestStateError,
   type BoundRequest,
+  type OpenedToken,
   type RequestBinding,
   type RequestStateSealer,
 } from '@parley/state-sealing';
@@ -218,13 +219,17 @@ export function recordBytes(envelope: RoundEnvelope): { answers: number; remembe
   return { answers: size(wire.y), remembered: size(wire.z) };
 }
 
-/** Seal an envelope. Rejects with a `RequestStateError` (`too-large`) past the size budget. */
+/**
+ * Seal an envelope: the token at once where the sealer answers at once (node:crypto), else a
+ * promise of it. Throws (or rejects with) a `RequestStateError` (`too-large`) past the size
+ * budget.
+ */
 export function sealEnvelope(
   sealer: RequestStateSealer,
   envelope: RoundEnvelope,
   binding: RequestBinding | BoundRequest,
-): Promise<string> {
-  return sealer.seal(JSON.stringify(toWire(envelope)), binding);
+): string | Promise<string> {
+  return sealer.sealNow(JSON.stringify(toWire(envelope)), binding);
 }
 
 /** An opened envelope, with what single use needs to know about its token. */
@@ -235,31 +240,43 @@ export interface OpenedEnvelope {
 }
 
 /**
- * Open and check a `requestState` token. Every way the token itself fails is an
- * {@link InvalidRequestStateError} whose reason is for the server's log only.
+ * Open and check a `requestState` token: at once where the sealer answers at once, else a
+ * promise. Every way the token itself fails is an {@link InvalidRequestStateError} whose reason
+ * is for the server's log only.
  */
-export async function openEnvelope(
+export function openEnvelope(
   sealer: RequestStateSealer,
   token: string,
   binding: RequestBinding | BoundRequest,
   singleUse: boolean,
-): Promise<OpenedEnvelope> {
-  let plaintext: string;
-  let opened: OpenedEnvelope['token'];
+): OpenedEnvelope | Promise<OpenedEnvelope> {
+  let opened: string | OpenedToken | Promise<string | OpenedToken>;
   try {
-    if (singleUse) {
-      const sealed = await sealer.openToken(token, binding);
-      plaintext = sealed.plaintext;
-      opened = { id: sealed.tokenId, expiresAt: sealed.expiresAt };
-    } else {
-      // Without single use nothing needs the token's id: the plain open skips encoding it.
-      plaintext = await sealer.open(token, binding);
-    }
+    // Without single use nothing needs the token's id: the plain open skips encoding it.
+    opened = singleUse ? sealer.openTokenNow(token, binding) : sealer.openNow(token, binding);
   } catch (error) {
-    // Anything else (a replay store that is down, say) is the server's failure, not the client's.
-    if (!(error instanceof RequestStateError)) throw error;
-    throw new InvalidRequestStateError({ reason: error.reason }, { cause: error });
+    throw tokenFailure(error);
   }
+  return opened instanceof Promise
+    ? opened.then(envelopeOf, (error: unknown) => {
+        throw tokenFailure(error);
+      })
+    : envelopeOf(opened);
+}
+
+/**
+ * A token that did not open, as the client's error; anything else (a replay store that is
+ * down, say) is the server's failure, not the client's, and passes as it is.
+ */
+function tokenFailure(error: unknown): unknown {
+  return error instanceof RequestStateError
+    ? new InvalidRequestStateError({ reason: error.reason }, { cause: error })
+    : error;
+}
+
+/** The envelope inside an opened token. */
+function envelopeOf(opened: string | OpenedToken): OpenedEnvelope {
+  const plaintext = typeof opened === 'string' ? opened : opened.plaintext;
   let wire: unknown;
   try {
     wire = JSON.parse(plaintext);
@@ -268,5 +285,9 @@ export async function openEnvelope(
   }
   const envelope = fromWire(wire);
   if (envelope === undefined) throw new InvalidRequestStateError({ reason: 'malformed-envelope' });
-  return { envelope, token: opened };
+  return {
+    envelope,
+    token:
+      typeof opened === 'string' ? undefined : { id: opened.tokenId, expiresAt: opened.expiresAt },
+  };
 }

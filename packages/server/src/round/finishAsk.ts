@@ -108,10 +108,10 @@ export interface AskDestination {
  *   one the client's version cannot express), or when every ask was optional and none is left.
  * @throws {RoundFault} when the sealed state is over the size budget.
  */
-export async function finishAsk(
+export function finishAsk(
   ask: InputRequiredResult,
   destination: AskDestination,
-): Promise<InputRequiredResult> {
+): InputRequiredResult | Promise<InputRequiredResult> {
   const requests = ask.inputRequests ?? {};
   const { kept, count, unanswerable } = keepAnswerable(requests, destination.capabilities);
   const nothingLeft = count === 0 && !isEmpty(requests);
@@ -138,7 +138,6 @@ export async function finishAsk(
         ? elicitRequestFor(request, destination.protocolVersion)
         : request;
   }
-  let requestState: string;
   // Field by field, not `{ ...destination.envelope, asked }`: V8 adds a property to a spread
   // copy through its slow path, and this runs on every asking round.
   const next = destination.envelope;
@@ -155,21 +154,44 @@ export async function finishAsk(
     trace: next.trace,
     askedAt: next.askedAt,
   };
+  let sealed: string | Promise<string>;
   try {
-    requestState = await sealEnvelope(destination.sealer, envelope, destination.binding);
+    sealed = sealEnvelope(destination.sealer, envelope, destination.binding);
   } catch (error) {
-    if (error instanceof RequestStateError && error.reason === 'too-large') {
-      throw new RoundFault(
-        `The state of this round is too large to send: ${error.message}.${recordShare(envelope)}`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw sealFailure(error, envelope);
   }
+  const asked = count > 0 ? sent : undefined;
+  return sealed instanceof Promise
+    ? sealed.then(
+        (requestState) => askResult(ask, asked, requestState),
+        (error: unknown) => {
+          throw sealFailure(error, envelope);
+        },
+      )
+    : askResult(ask, asked, sealed);
+}
+
+/** The ask as the wire carries it: what is asked (when anything is), the state, the `_meta`. */
+function askResult(
+  ask: InputRequiredResult,
+  inputRequests: InputRequests | undefined,
+  requestState: string,
+): InputRequiredResult {
   return {
     resultType: 'input_required',
-    ...(count > 0 ? { inputRequests: sent } : {}),
+    ...(inputRequests !== undefined ? { inputRequests } : {}),
     requestState,
     ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
   };
+}
+
+/** A state over the size budget, as the author's fault it is; anything else as it is. */
+function sealFailure(error: unknown, envelope: RoundEnvelope): unknown {
+  if (error instanceof RequestStateError && error.reason === 'too-large') {
+    return new RoundFault(
+      `The state of this round is too large to send: ${error.message}.${recordShare(envelope)}`,
+      { cause: error },
+    );
+  }
+  return error;
 }

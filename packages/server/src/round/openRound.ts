@@ -9,7 +9,7 @@ import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 import { screenAnswers, type AskedRecord } from '../ask/asked.ts';
 import { answerProblem, type AnswerProblem } from '../ask/reask.ts';
 import { isEmpty } from '../utils/records.ts';
-import { newFlowId, openEnvelope, type RoundEnvelope } from './envelope.ts';
+import { newFlowId, openEnvelope, type OpenedEnvelope, type RoundEnvelope } from './envelope.ts';
 import type { RoundRequest } from './request.ts';
 import type { RoundRuntime } from './roundRuntime.ts';
 import { useToken, type TokenUse } from './singleUse.ts';
@@ -61,42 +61,70 @@ export function hasBudget(
   );
 }
 
-/** Check the answers' shape, open the state, claim the token, and screen the answers. */
-export async function openRound(
+/**
+ * Check the answers' shape, open the state, claim the token, and screen the answers: at once
+ * when opening answers at once (node:crypto, no single use), else a promise. Throws what the
+ * promise would reject with.
+ */
+export function openRound(
   runtime: RoundRuntime,
   req: RoundRequest,
   target: RoundTarget,
   binding: RequestBinding | BoundRequest,
-): Promise<OpenedRound | { replay: unknown }> {
+): OpenedRound | { replay: unknown } | Promise<OpenedRound | { replay: unknown }> {
   const raw = req.inputResponses;
   if (raw !== undefined && !isRecord(raw)) {
     throw new InvalidInputResponsesError({
       reason: `inputResponses must be an object of answers by key, got ${describe(raw)}`,
     });
   }
-  let envelope: RoundEnvelope | undefined;
-  let use: TokenUse | undefined;
-  if (req.requestState !== undefined) {
-    if (typeof req.requestState !== 'string') {
-      throw new InvalidRequestStateError({ reason: 'not-a-string' });
-    }
-    const singleUse = runtime.singleUse;
-    const opened = await openEnvelope(
-      runtime.sealer,
-      req.requestState,
-      binding,
-      singleUse !== undefined,
-    );
-    if (singleUse !== undefined && opened.token !== undefined) {
-      use = await useToken(singleUse, opened.token.id, opened.token.expiresAt, req.signal);
-      if (use.kind === 'replay') return { replay: use.outcome };
-      if (use.kind === 'refuse') {
-        req.trace?.refusedReplay();
-        throw new InvalidRequestStateError({ reason: 'replayed' });
-      }
-    }
-    envelope = opened.envelope;
+  if (req.requestState === undefined) return screenRound(runtime, req, target, raw, undefined);
+  if (typeof req.requestState !== 'string') {
+    throw new InvalidRequestStateError({ reason: 'not-a-string' });
   }
+  const opened = openEnvelope(
+    runtime.sealer,
+    req.requestState,
+    binding,
+    runtime.singleUse !== undefined,
+  );
+  return opened instanceof Promise
+    ? opened.then((envelope) => claimToken(runtime, req, target, raw, envelope))
+    : claimToken(runtime, req, target, raw, opened);
+}
+
+/** Single use: the opened token claimed (or its first outcome replayed) before anything runs. */
+function claimToken(
+  runtime: RoundRuntime,
+  req: RoundRequest,
+  target: RoundTarget,
+  raw: Record<string, unknown> | undefined,
+  opened: OpenedEnvelope,
+): OpenedRound | { replay: unknown } | Promise<OpenedRound | { replay: unknown }> {
+  const singleUse = runtime.singleUse;
+  const { envelope, token } = opened;
+  if (singleUse === undefined || token === undefined) {
+    return screenRound(runtime, req, target, raw, envelope);
+  }
+  return useToken(singleUse, token.id, token.expiresAt, req.signal).then((use) => {
+    if (use.kind === 'replay') return { replay: use.outcome };
+    if (use.kind === 'refuse') {
+      req.trace?.refusedReplay();
+      throw new InvalidRequestStateError({ reason: 'replayed' });
+    }
+    return screenRound(runtime, req, target, raw, envelope, use);
+  });
+}
+
+/** What the round may accept, and the answers screened against it. */
+function screenRound(
+  runtime: RoundRuntime,
+  req: RoundRequest,
+  target: RoundTarget,
+  raw: Record<string, unknown> | undefined,
+  envelope: RoundEnvelope | undefined,
+  use?: TokenUse,
+): OpenedRound {
   const flow: Flow =
     envelope !== undefined
       ? { id: envelope.flowId, round: envelope.round + 1, startedAt: envelope.startedAt }

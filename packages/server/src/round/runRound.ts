@@ -163,7 +163,7 @@ export async function runRound(
   const isReask = reask !== undefined && ask.inputRequests === reask.ask.inputRequests;
   // What telemetry seals for the next round (its trace, when the ask left), while it records.
   const sealed = trace?.sealed(runtime.now());
-  const wire = await finishAsk(ask, {
+  const finishing = finishAsk(ask, {
     capabilities: req.request.clientCapabilities,
     protocolVersion: req.request.protocolVersion,
     sealer: runtime.sealer,
@@ -183,6 +183,8 @@ export async function runRound(
           askedAt: sealed?.askedAt,
         },
   });
+  // Sealed at once where the sealer answers at once: no await for it.
+  const wire = finishing instanceof Promise ? await finishing : finishing;
   return { kind: 'result', result: wire as unknown as Record<string, unknown> };
 }
 

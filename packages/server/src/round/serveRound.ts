@@ -114,7 +114,9 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
   try {
     let opened: Awaited<ReturnType<typeof openRound>>;
     try {
-      opened = await openRound(runtime, req, target, bound);
+      // At once, without an await, where opening answers at once (node:crypto, no single use).
+      const opening = openRound(runtime, req, target, bound);
+      opened = opening instanceof Promise ? await opening : opening;
     } catch (error) {
       serverFault(error);
     }
