@@ -1,4 +1,3 @@
-import { isCanonicalBase64Url } from './base64url.ts';
 import { BoundRequest, bindingText, checkBinding, type RequestBinding } from './binding.ts';
 import type { SealingEngine } from './engines/engine.ts';
 import { selectEngine } from './engines/selectEngine.ts';
@@ -144,10 +143,8 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     if (token.length < MIN_TOKEN_LENGTH || !token.startsWith(TOKEN_PREFIX)) {
       throw reject('malformed', `not a ${TOKEN_PREFIX} token`);
     }
-    if (!isCanonicalBase64Url(token, TOKEN_PREFIX.length)) {
-      throw reject('malformed', 'the token is not canonical base64url');
-    }
     const bytes = engine.decodeBase64Url(token, TOKEN_PREFIX.length);
+    if (bytes === undefined) throw reject('malformed', 'the token is not canonical base64url');
     return prepared === undefined
       ? ready.then((keys) => decryptToken(keys, bytes, binding, withId))
       : decryptToken(prepared, bytes, binding, withId);

@@ -38,8 +38,12 @@ export interface SealingEngine<Key = unknown> {
     sealed: Uint8Array,
   ): MaybePromise<Uint8Array | undefined>;
   encodeBase64Url(bytes: Uint8Array): string;
-  /** Decodes `text[start..]`, already checked to be canonical base64url. */
-  decodeBase64Url(text: string, start: number): Uint8Array;
+  /**
+   * Decodes `text[start..]` when it is canonical unpadded base64url (only the alphabet, no
+   * padding, zero unused bits), else `undefined`: decoders skip what they do not know, and a
+   * token's text must have one form only.
+   */
+  decodeBase64Url(text: string, start: number): Uint8Array | undefined;
   encodeUtf8(text: string): Uint8Array;
   decodeUtf8(bytes: Uint8Array): string;
 }

@@ -136,7 +136,12 @@ export function createNodeEngine({ crypto, Buffer }: NodeModules): SealingEngine
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
     },
     decodeBase64Url(text, start) {
-      return Buffer.from(start === 0 ? text : text.slice(start), 'base64url');
+      const encoded = start === 0 ? text : text.slice(start);
+      const bytes = Buffer.from(encoded, 'base64url');
+      // Node's decoder skips what is not base64url and ignores unused bits: the bytes encode back
+      // to the very text only when it was canonical (a native round trip, several times cheaper
+      // than checking the text character by character).
+      return bytes.toString('base64url') === encoded ? bytes : undefined;
     },
     encodeUtf8(text) {
       return Buffer.from(text, 'utf8');

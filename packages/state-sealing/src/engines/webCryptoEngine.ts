@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from '../base64url.ts';
+import { decodeBase64Url, encodeBase64Url, isCanonicalBase64Url } from '../base64url.ts';
 import { sha256 } from '../sha256.ts';
 import type { SealingEngine } from './engine.ts';
 
@@ -77,7 +77,8 @@ export function createWebCryptoEngine(crypto: Crypto): SealingEngine<CryptoKey> 
       }
     },
     encodeBase64Url: encodeBase64Url,
-    decodeBase64Url: decodeBase64Url,
+    decodeBase64Url: (text, start) =>
+      isCanonicalBase64Url(text, start) ? decodeBase64Url(text, start) : undefined,
     encodeUtf8: (text) => encoder.encode(text),
     decodeUtf8: (bytes) => decoder.decode(bytes),
   };

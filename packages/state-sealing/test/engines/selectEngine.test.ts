@@ -109,3 +109,50 @@ describe('choosing the engine', () => {
     );
   });
 });
+
+describe('both engines accept exactly the canonical base64url, and decode it alike', () => {
+  const engines = [selectEngine('node', 'test'), selectEngine('webcrypto', 'test')];
+  /** The bytes each engine decodes `text[start..]` to (as plain arrays), `undefined` if refused. */
+  const decodedBy = (text: string, start = 0) =>
+    engines.map((engine) => {
+      const bytes = engine.decodeBase64Url(text, start);
+      return bytes === undefined ? undefined : [...bytes];
+    });
+
+  test('hand-picked texts', () => {
+    expect(decodedBy('')).toEqual([[], []]);
+    expect(decodedBy('AA')).toEqual([[0], [0]]);
+    expect(decodedBy('AAAA')).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    expect(decodedBy('ps1._-8', 4)).toEqual([
+      [255, 239],
+      [255, 239],
+    ]);
+    for (const bad of ['AB', 'AAB', 'AAAAA', 'AA==', 'A+AA', 'A/AA', 'AA A', 'AA\nA', 'AAé']) {
+      expect(decodedBy(bad), bad).toEqual([undefined, undefined]);
+    }
+  });
+
+  test('any text, from the alphabet and beyond', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(...'AQgw_-+/=. \nzé9'),
+          maxLength: 40,
+        }),
+        fc.integer({ min: 0, max: 3 }),
+        (text, offset) => {
+          const start = Math.min(offset, text.length);
+          const [node, web] = decodedBy(text, start);
+          expect(node).toEqual(web);
+          if (node !== undefined) {
+            expect(Buffer.from(node).toString('base64url')).toBe(text.slice(start));
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
