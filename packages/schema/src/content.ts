@@ -112,7 +112,7 @@ export function checkContent(
   unknownKeys: UnknownKeys,
 ): Record<string, ElicitContentValue> {
   const record = applyDefaults(readContent(content, fields, unknownKeys), fields);
-  const checked: [string, ElicitContentValue][] = [];
+  const checked: Record<string, ElicitContentValue> = {};
   for (const field of fields) {
     const value = record.get(field.name);
     if (value === undefined) {
@@ -122,8 +122,22 @@ export function checkContent(
     }
     const problem = fieldValueProblem(field, value);
     if (problem !== undefined) throw new InvalidAnswerError({ field: field.name, reason: problem });
-    checked.push([field.name, value]);
+    setField(checked, field.name, value);
   }
-  // fromEntries defines own properties, so even a field named `__proto__` stays data.
-  return Object.fromEntries(checked);
+  return checked;
+}
+
+/**
+ * `target[name] = value`, as an own data property even for a field named `__proto__` (which an
+ * assignment would take for the prototype).
+ */
+export function setField(target: object, name: string, value: unknown): void {
+  if (name === '__proto__') {
+    Object.defineProperty(target, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else (target as Record<string, unknown>)[name] = value;
 }
