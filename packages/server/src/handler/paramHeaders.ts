@@ -72,7 +72,7 @@ export function paramHeaderMismatch(
   for (const { argument, header, type } of declared) {
     const value = values[argument];
     if (value === undefined || value === null) continue;
-    const raw = headers.get(`mcp-param-${header}`);
+    const raw = headers.get(`mcp-param-${header.toLowerCase()}`);
     if (raw === null) return `Mcp-Param-${header} is missing, but the body has '${argument}'`;
     const text = decodeHeader(raw);
     if (text === undefined) return `Mcp-Param-${header} is not valid Base64`;

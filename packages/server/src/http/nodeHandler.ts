@@ -305,7 +305,11 @@ export function createNodeHandler(
   };
 }
 
-/** Node's request headers as a reader (Node keeps their names in lower case). */
+/**
+ * Node's request headers as a reader. Node keeps their names in lower case, and so does every
+ * caller (the `HeaderReader` contract): no name is lower-cased here, on every read of every
+ * request.
+ */
 export class NodeHeaders implements HeaderReader {
   readonly #headers: Record<string, string | string[] | undefined>;
 
@@ -314,7 +318,7 @@ export class NodeHeaders implements HeaderReader {
   }
 
   get(name: string): string | null {
-    const value = this.#headers[name] ?? this.#headers[name.toLowerCase()];
+    const value = this.#headers[name];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }

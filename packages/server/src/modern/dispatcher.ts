@@ -186,26 +186,28 @@ export class ModernDispatcher {
     }
     if (!ROUND_METHODS.has(method) || !this.#serves(method)) return undefined;
     const roundMethod = method as RoundMethod;
-    const { _meta: _envelope, inputResponses, requestState, ...rest } = params;
-    const problem = roundParamsProblem(roundMethod, rest);
+    // The params as they came, `_meta`, `inputResponses` and `requestState` included: the round
+    // reads its name, URI and arguments by key, and a copy without the three (an object rest)
+    // is a measurable share of a round.
+    const problem = roundParamsProblem(roundMethod, params);
     if (problem !== undefined) {
       return { kind: 'error', error: { code: -32602, message: `Invalid params: ${problem}` } };
     }
     if (roundMethod === 'tools/call' && transport.headers !== undefined) {
-      const declared = this.#paramHeaders(rest.name as string);
+      const declared = this.#paramHeaders(params.name as string);
       const mismatch =
         declared.length === 0
           ? undefined
-          : paramHeaderMismatch(transport.headers, rest.arguments, declared);
+          : paramHeaderMismatch(transport.headers, params.arguments, declared);
       if (mismatch !== undefined) {
         return { kind: 'error', error: { code: -32020, message: `Header mismatch: ${mismatch}` } };
       }
     }
     const round = new ModernRound(
       roundMethod,
-      rest,
-      inputResponses,
-      requestState,
+      params,
+      params.inputResponses,
+      params.requestState,
       request,
       envelope,
       transport,

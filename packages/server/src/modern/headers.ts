@@ -49,13 +49,19 @@ export function checkHeaders(
 ): HeaderProblem | undefined {
   const claimed = meta?.[PROTOCOL_VERSION_KEY];
   const { version, method: named } = mirrored;
-  if (version !== null && typeof claimed === 'string' && version.trim() !== claimed) {
+  // Compared as sent first: trimming (a new string) only for a header that differs.
+  if (
+    version !== null &&
+    typeof claimed === 'string' &&
+    version !== claimed &&
+    version.trim() !== claimed
+  ) {
     return problem(
       version,
       `the body envelope names protocol version ${claimed} but the MCP-Protocol-Version header names ${version}`,
     );
   }
-  if (named !== null && named.trim() !== method) {
+  if (named !== null && named !== method && named.trim() !== method) {
     return problem(
       named,
       `the body names method ${method} but the Mcp-Method header names ${named}`,
@@ -104,6 +110,8 @@ export function mcpNameProblem(
       `the body names ${source} ${body} but the required Mcp-Name header is absent`,
     );
   }
+  // The common case, a plain name equal to the body's, takes no decoding (nor a trimmed copy).
+  if (raw === body && !raw.startsWith('=?')) return undefined;
   const decoded = decodeHeader(raw.trim());
   if (decoded === undefined) return problem(raw, 'the Mcp-Name header is not valid Base64');
   if (decoded !== body) {

@@ -14,8 +14,9 @@ import type { RoundMethod } from './targets.ts';
 export interface RoundRequest {
   method: RoundMethod;
   /**
-   * The request's params without the protocol's own fields: `name` (a string) and `arguments`
-   * for tools and prompts, `uri` (a string) for resources.
+   * The request's params, read by key: `name` (a string) and `arguments` for tools and prompts,
+   * `uri` (a string) for resources. They may still hold the protocol's own fields (`_meta`,
+   * `inputResponses`, `requestState`), which nothing reads from here.
    */
   params: Record<string, unknown>;
   /** `inputResponses` exactly as it came (not yet checked), or `undefined`. */
