@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import type { ModernDispatcher } from '../modern/dispatcher.ts';
+import { replyJson } from '../modern/encode.ts';
 import type { JsonRpcOut, ModernTransport } from '../modern/messages.ts';
 import type { HeaderReader } from '../modern/headers.ts';
 import type { EventSink, Inbound, Responder } from './wire.ts';
@@ -12,7 +13,7 @@ import type { EventSink, Inbound, Responder } from './wire.ts';
  */
 
 function frame(message: JsonRpcOut): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return `event: message\ndata: ${replyJson(message)}\n\n`;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function answerModern(
     responder.send(
       reply.message === undefined
         ? { status: reply.status }
-        : { status: reply.status, json: JSON.stringify(reply.message) },
+        : { status: reply.status, json: replyJson(reply.message) },
     );
     return;
   }

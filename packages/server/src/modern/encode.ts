@@ -1,6 +1,7 @@
 import type { Implementation } from '@parley/core';
 
 import { SERVER_INFO_KEY } from './envelope.ts';
+import type { JsonRpcOut } from './messages.ts';
 
 /**
  * A result as the 2026-07-28 wire carries it: `resultType` on every result (`complete` unless
@@ -59,4 +60,38 @@ export function encodeResult(
     encoded._meta = merged;
   }
   return encoded;
+}
+
+/** The encoded results whose `requestState` is a sealed token (see {@link replyJson}). */
+const tokenResults = new WeakSet<object>();
+
+/** Mark an encoded result as carrying a sealed token (`ps1.` and base64url) as its state. */
+export function carriesSealedToken(encoded: object): void {
+  tokenResults.add(encoded);
+}
+
+const EMPTY_STATE_END = '"requestState":""}}';
+
+/**
+ * A reply as JSON text. A result whose `requestState` is a sealed token has the token written
+ * in as it is: it is hundreds of characters that need no escaping, and V8 serialises a string
+ * character by character (a large share of an asking round's serialisation). Any other reply,
+ * or one not shaped as expected, is plain `JSON.stringify`.
+ */
+export function replyJson(message: JsonRpcOut): string {
+  const result = (message as { result?: Record<string, unknown> }).result;
+  if (result === undefined || !tokenResults.has(result)) return JSON.stringify(message);
+  const token = result.requestState as string;
+  // The same representation (a string), so the object keeps its shape; restored at once.
+  result.requestState = '';
+  let json: string;
+  try {
+    json = JSON.stringify(message);
+  } finally {
+    result.requestState = token;
+  }
+  // The state is the result's last key and the result the message's: so it ends the text.
+  return json.endsWith(EMPTY_STATE_END)
+    ? `${json.slice(0, -EMPTY_STATE_END.length)}"requestState":"${token}"}}`
+    : JSON.stringify(message);
 }

@@ -171,18 +171,31 @@ export function finishAsk(
     : askResult(ask, asked, sealed);
 }
 
+/**
+ * The asks this module made: their `requestState` is a sealed token (`ps1.` and base64url), text
+ * JSON needs no escaping for, which the modern reply writes without having it serialised.
+ */
+const sealedAsks = new WeakSet<object>();
+
+/** True for an ask result whose `requestState` is a token sealed here (see `sealedAsks`). */
+export function isSealedAsk(result: object): boolean {
+  return sealedAsks.has(result);
+}
+
 /** The ask as the wire carries it: what is asked (when anything is), the state, the `_meta`. */
 function askResult(
   ask: InputRequiredResult,
   inputRequests: InputRequests | undefined,
   requestState: string,
 ): InputRequiredResult {
-  return {
+  const result: InputRequiredResult = {
     resultType: 'input_required',
     ...(inputRequests !== undefined ? { inputRequests } : {}),
     requestState,
     ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
   };
+  sealedAsks.add(result);
+  return result;
 }
 
 /** A state over the size budget, as the author's fault it is; anything else as it is. */
