@@ -54,7 +54,7 @@ import {
   rejectOnceAwaited,
   remembered,
   replayAll,
-  replayOne,
+  replayAsk,
   type KeyedAsks,
 } from './replayedAsks.ts';
 
@@ -197,7 +197,7 @@ export class Context<TState = unknown> {
       checkAsk('ctx.ask()', key, ask);
       // The common case, one modern ask the client can answer, skips the bookkeeping of several.
       if (this.#push === undefined && this.#canAnswer(ask)) {
-        return Promise.resolve(replayOne(this, this.#init.replay, key, ask) as AnswerOf<TAsk>);
+        return replayAsk(this, this.#init.replay, key, ask) as Promise<AnswerOf<TAsk>>;
       }
     } catch (error) {
       return rejectOnceAwaited(error);

@@ -27,25 +27,35 @@ function suspensionOf(owner: object): AskSuspension {
   return suspension;
 }
 
-/** One ask the client can answer: its answer from the record, or the run ends asking it. */
-export function replayOne(
-  owner: object,
-  resolver: AskResolver,
-  key: string,
-  ask: InputRequest,
-): unknown {
+/**
+ * One ask the client can answer: its answer from the record, or the suspension that ends the
+ * run asking it (returned, not thrown: the caller rejects with it, and a throw here would only
+ * be caught there).
+ */
+function replayOne(owner: object, resolver: AskResolver, key: string, ask: InputRequest): unknown {
   const found = resolver.find(key, ask);
   if (found === undefined) {
     const suspension = suspensionOf(owner);
     suspension.add(key, ask);
-    throw suspension;
+    return suspension;
   }
   const answer = readAnswer(ask, found.answer, key);
   resolver.record(key, found);
   // Another branch of this run (a `Promise.all`, say) already ended the round.
-  const suspension = suspensions.get(owner);
-  if (suspension !== undefined) throw suspension;
-  return answer;
+  return suspensions.get(owner) ?? answer;
+}
+
+/** `ctx.ask` of one ask the client can answer: its answer, or a rejection with the suspension. */
+export function replayAsk(
+  owner: object,
+  resolver: AskResolver,
+  key: string,
+  ask: InputRequest,
+): Promise<unknown> {
+  const replayed = replayOne(owner, resolver, key, ask);
+  return replayed instanceof AskSuspension
+    ? rejectOnceAwaited(replayed)
+    : Promise.resolve(replayed);
 }
 
 /**
