@@ -85,14 +85,15 @@ export async function runRound(
   const { envelope, flow } = opened;
   let pushed = 0;
   const { trace } = req;
-  // Each pushed request counted (for the middleware) and, while telemetry records, timed.
+  // Each pushed request counted (for the middleware) and, while telemetry records, timed. With
+  // neither, the channel is used as it is: a call waiting on its user holds no wrapper.
   const waited = <T>(method: string, send: () => Promise<T>): Promise<T> => (
     (pushed += 1),
     trace === undefined ? send() : trace.wait(method, send)
   );
   const push =
-    req.push === undefined
-      ? undefined
+    req.push === undefined || (trace === undefined && runtime.middleware.length === 0)
+      ? req.push
       : {
           ...req.push,
           elicit: (...call: Parameters<typeof req.push.elicit>) =>
@@ -126,7 +127,7 @@ export async function runRound(
     lintSchema: runtime.lintSchema,
     reasked: trace === undefined ? undefined : () => trace.reasked(),
     // Read when the fallback runs, once the context exists.
-    fallback: fallbackOf(target, (): Context => context),
+    fallback: target.tool?.fallback === undefined ? undefined : fallbackOf(target, () => context),
   });
 
   const terminal = new Terminal(runtime, target, args, context, opened, replay);
