@@ -9,6 +9,11 @@
  * (the count depends on how requests batch, so they must not), WARM flows, then the counters are
  * zeroed, N flows run, and the counters are dumped. `BASELINE=<checkout>` adds that checkout's
  * `parley` and `parley-ask`.
+ *
+ * Under valgrind a server warms up slowly, and with 800 flows V8 may still be compiling (and its
+ * young-generation collector, on one thread here, weighs more than it does on a normal run):
+ * raise WARM (4000) for a steadier count, and use `bench:rounds` (in-process, per function) to
+ * see where a change's instructions went.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
