@@ -88,11 +88,14 @@ describe.skipIf(binary === null)('the Redis event store, on a real redis-server'
 
   test('streams do not see each other’s events, even where one stream id ends like another', async () => {
     const events = createRedisEventStore(await redis.client(), { prefix: 'apart:' });
-    // Parley names a session's streams `<sessionId>/<streamId>`.
-    const first = await events.storeEvent('mine/_GET_stream', notification(1));
-    await events.storeEvent('mine/_GET_stream', notification(2));
+    // Parley names a session's streams `<sessionId>/<streamId>`. Redis numbers each stream's
+    // entries `<ms>-<seq>` on its own, so two streams written in the same millisecond share entry
+    // ids: theirs is written a few milliseconds before mine, so no entry of mine is one of theirs.
     await events.storeEvent('theirs/_GET_stream', notification(3));
     const theirs = await events.storeEvent('theirs/_GET_stream', notification(4));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = await events.storeEvent('mine/_GET_stream', notification(1));
+    await events.storeEvent('mine/_GET_stream', notification(2));
     expect(await events.getStreamIdForEventId(first)).toBe('mine/_GET_stream');
     expect(await events.getStreamIdForEventId(theirs)).toBe('theirs/_GET_stream');
     expect((await replay(events, first)).sent.map(([, m]) => m)).toEqual([notification(2)]);
