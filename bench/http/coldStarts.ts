@@ -7,16 +7,9 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { median } from './harness.ts';
+import { MODERN_HEADERS, bookingCall } from './modernBooking.ts';
 
 const coldScript = fileURLToPath(new URL('./coldStart.mjs', import.meta.url));
-
-const coldHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'book_flight',
-};
 
 interface ColdStart {
   /** Spawn to the first modern response: Node's own bootstrap included. */
@@ -37,20 +30,8 @@ async function coldStart(kind: 'parley' | 'sdk'): Promise<ColdStart> {
   );
   const response = await fetch(url, {
     method: 'POST',
-    headers: coldHeaders,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'book_flight',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
+    headers: MODERN_HEADERS,
+    body: bookingCall(1, {}),
   });
   const body = (await response.json()) as { result?: { resultType?: string } };
   const answered = performance.now();

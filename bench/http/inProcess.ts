@@ -14,20 +14,10 @@ import { pathToFileURL } from 'node:url';
 
 import { KEY, bare, parley, parleyAsk } from './contenders.ts';
 import { limit } from './limit.ts';
+import { MODERN_HEADERS, bookingCall, bookingFlow } from './modernBooking.ts';
 
-const HEADERS = {
-  host: '127.0.0.1:3000',
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'book_flight',
-};
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-};
+// Parley checks the Host header (DNS rebinding); a socket's request would carry one.
+const HEADERS = { host: '127.0.0.1:3000', ...MODERN_HEADERS };
 
 /** What a listener reads of a request: method, URL, headers, and the body as stream events. */
 class Request extends EventEmitter {
@@ -69,14 +59,7 @@ export const KINDS: Record<string, () => RequestListener> = {
 };
 
 function round(listener: RequestListener, extra: object): Promise<Record<string, unknown>> {
-  const body = Buffer.from(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'book_flight', arguments: {}, _meta: META, ...extra },
-    }),
-  );
+  const body = Buffer.from(bookingCall(1, extra));
   return new Promise((resolve) => {
     const req = new Request();
     listener(req as never, new Response((text) => resolve(JSON.parse(text).result)) as never);
@@ -88,20 +71,8 @@ function round(listener: RequestListener, extra: object): Promise<Record<string,
 }
 
 /** One booking flow (where to, when, booked), as the load generator runs it over HTTP. */
-export async function flow(listener: RequestListener): Promise<void> {
-  const first = await round(listener, {});
-  const second = await round(listener, {
-    inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } },
-    requestState: first.requestState,
-  });
-  const third = await round(listener, {
-    inputResponses: { date: { action: 'accept', content: { date: '2026-08-01' } } },
-    requestState: second.requestState,
-  });
-  const text = (third.content as { text: string }[] | undefined)?.[0]?.text;
-  if (third.resultType !== 'complete' && text !== 'Booked') {
-    throw new Error(`the flow did not complete: ${JSON.stringify(third)}`);
-  }
+export function flow(listener: RequestListener): Promise<void> {
+  return bookingFlow((extra) => round(listener, extra));
 }
 
 const isEntry =

@@ -9,18 +9,7 @@
  */
 import { Pool } from 'undici';
 
-const headers = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'book_flight',
-};
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-};
+import { MODERN_HEADERS, bookingCall, bookingFlow } from './modernBooking.ts';
 
 interface Job {
   url: string;
@@ -59,18 +48,13 @@ async function run({ url, concurrency, durationMs, flowCount }: Job): Promise<Lo
   let errors = 0;
   let flows = 0;
   let id = 1;
-  const round = async (extra: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const round = async (extra: object): Promise<Record<string, unknown>> => {
     const started = performance.now();
     const { statusCode, body } = await pool.request({
       method: 'POST',
       path: target.pathname,
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'tools/call',
-        params: { name: 'book_flight', arguments: {}, _meta: meta, ...extra },
-      }),
+      headers: MODERN_HEADERS,
+      body: bookingCall(id++, extra),
     });
     const reply = (await body.json()) as { result?: Record<string, unknown> };
     if (requests === latencies.length) {
@@ -82,18 +66,6 @@ async function run({ url, concurrency, durationMs, flowCount }: Job): Promise<Lo
     if (statusCode !== 200 || reply.result === undefined) throw new Error(`status ${statusCode}`);
     return reply.result;
   };
-  const flow = async () => {
-    const first = await round({});
-    const second = await round({
-      inputResponses: { destination: { action: 'accept', content: { destination: 'Paris' } } },
-      requestState: first.requestState,
-    });
-    const third = await round({
-      inputResponses: { date: { action: 'accept', content: { date: '2026-08-01' } } },
-      requestState: second.requestState,
-    });
-    if (third.resultType !== 'complete') throw new Error('the flow did not complete');
-  };
   const started = performance.now();
   const deadline = started + durationMs;
   let left = flowCount ?? Number.POSITIVE_INFINITY;
@@ -101,7 +73,7 @@ async function run({ url, concurrency, durationMs, flowCount }: Job): Promise<Lo
     Array.from({ length: concurrency }, async () => {
       while (left-- > 0 && (flowCount !== undefined || performance.now() < deadline)) {
         try {
-          await flow();
+          await bookingFlow(round);
           flows++;
         } catch {
           errors++;
