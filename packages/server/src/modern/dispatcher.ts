@@ -5,7 +5,6 @@ import type { RequestContext } from '../handler/contextTypes.ts';
 import { paramHeaderMismatch, type ParamHeader } from '../handler/paramHeaders.ts';
 import { serveList, type ListMethod } from '../runtime/lists.ts';
 import type { RoundReply } from '../round/request.ts';
-import { isSealedAsk } from '../round/finishAsk.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from '../round/targets.ts';
@@ -13,7 +12,7 @@ import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/ser
 import { tasksExtensionCapability } from '../tasks/modernWire.ts';
 import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
-import { carriesSealedToken, encodeResult } from './encode.ts';
+import { encodeResult } from './encode.ts';
 import { checkRequest, errorReply } from './checkRequest.ts';
 import type { Envelope } from './envelope.ts';
 import type { HeaderReader } from './headers.ts';
@@ -119,9 +118,14 @@ export class ModernDispatcher {
       const status = code === -32021 ? 400 : code === -32020 ? 400 : 200;
       return { status, message: { jsonrpc: '2.0', id, error: reply.error } };
     }
-    const result = encodeResult(method, reply.result, this.#runtime.info);
-    if (isSealedAsk(reply.result)) carriesSealedToken(result);
-    return { status: 200, message: { jsonrpc: '2.0', id, result } };
+    return {
+      status: 200,
+      message: {
+        jsonrpc: '2.0',
+        id,
+        result: encodeResult(method, reply.result, this.#runtime.info),
+      },
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Implementation } from '@parley/core';
 
+import { isSealedAsk, markSealedAsk } from '../round/finishAsk.ts';
 import { SERVER_INFO_KEY } from './envelope.ts';
 import type { JsonRpcOut } from './messages.ts';
 
@@ -59,18 +60,14 @@ export function encodeResult(
     merged[SERVER_INFO_KEY] = serverInfo;
     encoded._meta = merged;
   }
+  // The copy carries the same sealed state as the ask it encodes: `replyJson` writes it as is.
+  if (isSealedAsk(result)) markSealedAsk(encoded);
   return encoded;
 }
 
-/** The encoded results whose `requestState` is a sealed token (see {@link replyJson}). */
-const tokenResults = new WeakSet<object>();
-
-/** Mark an encoded result as carrying a sealed token (`ps1.` and base64url) as its state. */
-export function carriesSealedToken(encoded: object): void {
-  tokenResults.add(encoded);
-}
-
 const EMPTY_STATE_END = '"requestState":""}}';
+/** What a sealed token is made of (`ps1.` and base64url): nothing JSON would escape. */
+const TOKEN_TEXT = /^[\w.-]*$/;
 
 /**
  * A reply as JSON text. A result whose `requestState` is a sealed token has the token written
@@ -80,8 +77,10 @@ const EMPTY_STATE_END = '"requestState":""}}';
  */
 export function replyJson(message: JsonRpcOut): string {
   const result = (message as { result?: Record<string, unknown> }).result;
-  if (result === undefined || !tokenResults.has(result)) return JSON.stringify(message);
-  const token = result.requestState as string;
+  if (result === undefined || !isSealedAsk(result)) return JSON.stringify(message);
+  const token = result.requestState;
+  // Changed since it was sealed (in place, by a middleware say): serialised like any other.
+  if (typeof token !== 'string' || !TOKEN_TEXT.test(token)) return JSON.stringify(message);
   // The same representation (a string), so the object keeps its shape; restored at once.
   result.requestState = '';
   let json: string;

@@ -172,14 +172,20 @@ export function finishAsk(
 }
 
 /**
- * The asks this module made: their `requestState` is a sealed token (`ps1.` and base64url), text
- * JSON needs no escaping for, which the modern reply writes without having it serialised.
+ * The asks this module made, and their wire encodings: their `requestState` is a sealed token
+ * (`ps1.` and base64url), text JSON needs no escaping for, which the modern reply writes without
+ * having it serialised (`replyJson` in `modern/encode.ts`).
  */
 const sealedAsks = new WeakSet<object>();
 
 /** True for an ask result whose `requestState` is a token sealed here (see `sealedAsks`). */
 export function isSealedAsk(result: object): boolean {
   return sealedAsks.has(result);
+}
+
+/** Mark a result as a sealed ask: one made here, or a copy of one with the same state. */
+export function markSealedAsk(result: object): void {
+  sealedAsks.add(result);
 }
 
 /** The ask as the wire carries it: what is asked (when anything is), the state, the `_meta`. */
@@ -194,7 +200,7 @@ function askResult(
     requestState,
     ...(ask._meta !== undefined ? { _meta: ask._meta } : {}),
   };
-  sealedAsks.add(result);
+  markSealedAsk(result);
   return result;
 }
 

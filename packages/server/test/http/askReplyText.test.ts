@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { ParleyServer, elicitRequest, inputRequired, type RunningServer } from '../../src/index.ts';
-import { carriesSealedToken, replyJson } from '../../src/modern/encode.ts';
+import { replyJson } from '../../src/modern/encode.ts';
+import { markSealedAsk } from '../../src/round/finishAsk.ts';
 
 /**
  * An asking round's reply is written with its sealed `requestState` put into the text as it is
@@ -90,7 +91,7 @@ describe('replyJson', () => {
 
   test('a marked result: the same text JSON.stringify gives, and the result left as it was', () => {
     const result = { resultType: 'input_required', inputRequests: { a: {} }, requestState: token };
-    carriesSealedToken(result);
+    markSealedAsk(result);
     const message = { jsonrpc: '2.0' as const, id: 7, result };
     expect(replyJson(message)).toBe(JSON.stringify(message));
     expect(result.requestState).toBe(token);
@@ -98,9 +99,17 @@ describe('replyJson', () => {
 
   test('a marked result whose state is not its last key falls back to plain JSON', () => {
     const result = { resultType: 'input_required', requestState: token, extra: 'x' };
-    carriesSealedToken(result);
+    markSealedAsk(result);
     const message = { jsonrpc: '2.0' as const, id: 'x', result };
     expect(replyJson(message)).toBe(JSON.stringify(message));
+  });
+
+  test('a marked result whose state was changed to text JSON must escape is plain JSON', () => {
+    const result = { resultType: 'input_required', requestState: token };
+    markSealedAsk(result);
+    result.requestState = 'a "quoted" \\ state';
+    const message = { jsonrpc: '2.0' as const, id: 2, result };
+    expect(JSON.parse(replyJson(message))).toEqual(message);
   });
 
   test('an unmarked result or an error is plain JSON', () => {
