@@ -2,6 +2,9 @@ import type { Readable, Writable } from 'node:stream';
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
+import { replyJson } from '../modern/encode.ts';
+import type { JsonRpcOut } from '../modern/messages.ts';
+
 /**
  * MCP over stdio: one JSON-RPC message per line. A line that is not one gets its JSON-RPC error
  * (`-32700` not JSON, `-32600` not a JSON-RPC message, or too long) and the server reads on:
@@ -70,7 +73,8 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return;
-    const line = `${JSON.stringify(message)}\n`;
+    // As over HTTP: an asking round's sealed state is written in as it is, not scanned.
+    const line = `${replyJson(message as JsonRpcOut)}\n`;
     if (!this.#output.write(line)) {
       await new Promise<void>((resolve) => {
         const go = () => {
