@@ -7,6 +7,7 @@ import {
 import type { ResolvedHttpOptions } from './httpOptions.ts';
 import { activeTraceparent } from '../telemetry.ts';
 import { OAuthSignIn } from './oauthSignIn.ts';
+import { retryOnReset } from './retryOnReset.ts';
 
 /**
  * The SDK transport for an HTTP server, with the client's `auth`, `headers` and `fetch`:
@@ -50,7 +51,8 @@ function sameEndpoint(input: string | URL, endpoint: URL): boolean {
  * (the transport's own win on a clash, so they cannot break the protocol). A `401` to a request
  * that carried a token means the token no longer works: the provider's cached discovery is
  * dropped, as the SDK asks hosts to do, so a server that moved to another authorization server
- * is found again.
+ * is found again. A request that can be repeated is, once, when its connection was lost before
+ * any answer (see `retryOnReset`).
  */
 function endpointFetch(
   endpoint: URL,
@@ -59,6 +61,7 @@ function endpointFetch(
 ): FetchLike {
   const base: FetchLike = http.fetch ?? ((input, init) => fetch(input, init));
   const toAuthorizationServer = oauth === undefined ? base : oneRefreshPerToken(base);
+  const toEndpoint = retryOnReset(base);
   const extra = http.headers;
   return async (input, init) => {
     if (!sameEndpoint(input, endpoint)) return toAuthorizationServer(input, init);
@@ -71,7 +74,7 @@ function endpointFetch(
     if (traceparent !== undefined && !headers.has('traceparent')) {
       headers.set('traceparent', traceparent);
     }
-    const response = await base(input, { ...init, headers });
+    const response = await toEndpoint(input, { ...init, headers });
     if (response.status === 401 && headers.has('authorization')) {
       await oauth?.invalidateCredentials?.('discovery');
     }
