@@ -145,7 +145,7 @@ describe('retryOnReset', () => {
     expect(refused.calls).toHaveLength(1);
   });
 
-  test('never retries what acts, what is not JSON-RPC, or what was aborted', async () => {
+  test('never retries what acts, what is not a JSON-RPC read, or what was aborted', async () => {
     const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call' });
     for (const init of [
       { method: 'POST', body: call },
@@ -157,8 +157,11 @@ describe('retryOnReset', () => {
       await expect(attempt.fetch('http://x/mcp', init)).rejects.toBe(lost);
       expect(attempt.calls).toHaveLength(1);
     }
-    const stream = counting(lost);
-    await stream.fetch('http://x/mcp', { method: 'GET' });
-    expect(stream.calls).toHaveLength(2);
+    // The session's stream and its end are the SDK transport's to reconnect or give up.
+    for (const method of ['GET', 'DELETE']) {
+      const attempt = counting(lost);
+      await expect(attempt.fetch('http://x/mcp', { method })).rejects.toBe(lost);
+      expect(attempt.calls).toHaveLength(1);
+    }
   });
 });

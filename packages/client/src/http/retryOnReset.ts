@@ -5,10 +5,12 @@ import type { FetchLike } from '@modelcontextprotocol/client';
  * and is safe to send twice. A kept-alive connection the server closes as idle (Node's default
  * is after 5 s) can be the one the next request is written to, and that request fails with a
  * reset or "other side closed" although the server never read it: on a busy machine, where the
- * client's own idle timer fires late, that happens mid-flow. The same is done by production HTTP
- * clients, for the same reason, and only for what can be repeated: GET and DELETE, and the
- * JSON-RPC requests that only read (a listing, a resource read, discovery, ping). A tool call,
- * a prompt, or an answer to a question is never sent twice: its error reaches the caller.
+ * client's own idle timer fires late, that happens mid-flow. Production HTTP clients retry for
+ * the same reason, and only what can be repeated: here the JSON-RPC requests that only read
+ * (discovery, ping, a listing, a resource read). A tool call, a prompt, or an answer to a
+ * question is never sent twice: its error reaches the caller. The session's GET stream and its
+ * DELETE are left to the SDK transport, whose reconnection and session handling a lost
+ * connection there is the signal for (a replica that went away, say).
  */
 
 const READS: ReadonlySet<string> = new Set([
@@ -34,9 +36,7 @@ function lostConnection(error: unknown): boolean {
 }
 
 function repeatable(init: RequestInit | undefined): boolean {
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (method === 'GET' || method === 'DELETE') return true;
-  if (method !== 'POST' || typeof init?.body !== 'string') return false;
+  if (init?.method?.toUpperCase() !== 'POST' || typeof init.body !== 'string') return false;
   try {
     const message = JSON.parse(init.body) as { method?: unknown } | null;
     return typeof message?.method === 'string' && READS.has(message.method);
