@@ -26,14 +26,19 @@ export const serverFloors = [
     owns: 'the ask vocabulary: builders, compiled response types, reading answers, records of what was asked, re-ask wording, per-version shapes, schema warnings',
   },
   {
+    name: 'flow',
+    rooms: ['flow'],
+    owns: 'what a flow asked and was told across rounds, in one Flow object: the sealed envelope, single use of its token, the screened answers, the replay of ctx.ask and ctx.remember, re-asks, how a run ends early, the next envelope and its sealing',
+  },
+  {
     name: 'handler',
     rooms: ['handler'],
-    owns: "the author's side: what is registered (definitions, parameters, results) and what a handler gets (Context, ctx.ask's replay and pushes, the askFallback)",
+    owns: "the author's side: what is registered (definitions, parameters), each kind of handler's target and result shaping, and what a handler gets (Context, pushes, the askFallback)",
   },
   {
     name: 'round',
     rooms: ['round'],
-    owns: 'one tools/call, prompts/get or resources/read from request to reply: targets, sealed envelope, single use, middleware, the error funnel',
+    owns: 'one tools/call, prompts/get or resources/read from request to reply: targets by method, limits, middleware, the era gate, the error funnel',
   },
   {
     name: 'tasks',

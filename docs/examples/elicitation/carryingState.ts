@@ -32,16 +32,15 @@ export function createServer(
 ): ParleyServer {
   const mcp = new ParleyServer({ name: 'Fare Server', ...options });
 
-  // stateSchema types ctx.state and checks it when it comes back.
-  mcp.tool('book_cheapest', { stateSchema: Quote }, (_args, ctx) => {
-    // Later rounds: the quote computed on round 1 comes back, verified and typed (a Quote).
-    const quote = ctx.state;
-    if (quote !== null) {
+  mcp.tool('book_cheapest', (_args, ctx) => {
+    // Later rounds: the quote computed on round 1 comes back, verified by Parley.
+    if (ctx.requestState !== null) {
+      const quote = Quote.parse(JSON.parse(ctx.requestState));
       const confirm = ctx.answer('confirm', askConfirm(quote));
       if (confirm === undefined) {
         return inputRequired({
           inputRequests: { confirm: askConfirm(quote) },
-          state: quote,
+          requestState: ctx.requestState,
         });
       }
       return confirm.action === 'accept' && confirm.data
@@ -62,7 +61,8 @@ export function createServer(
     };
     return inputRequired({
       inputRequests: { confirm: askConfirm(fresh) },
-      state: fresh, // any JSON value; sealed by Parley before it leaves the server
+      // A string; sealed by Parley before it leaves the server.
+      requestState: JSON.stringify(fresh),
     });
   });
 

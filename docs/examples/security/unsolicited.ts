@@ -28,11 +28,11 @@ export function createServer(
     const ok = ctx.answer('ok', askConfirm(0));
     // Without the record of what was asked, an `ok` sent beside `qty` would pay right here.
     if (ok?.action === 'accept' && ok.data.ok)
-      return `Paid for ${ctx.state} tickets`;
+      return `Paid for ${ctx.requestState} tickets`;
     if (qty?.action === 'accept') {
       return inputRequired({
         inputRequests: { ok: askConfirm(qty.data.qty) },
-        state: qty.data.qty,
+        requestState: String(qty.data.qty),
       });
     }
     return inputRequired({ inputRequests: { qty: askQuantity } });

@@ -29,25 +29,18 @@ export interface InputRequiredResult {
   resultType: 'input_required';
   inputRequests?: InputRequests;
   requestState?: string;
-  /**
-   * Server side only: state as a JSON value (`inputRequired({ state })`), which a Parley server
-   * seals into `requestState` and hands back, parsed, as `ctx.state` on the next round. Never on
-   * the wire.
-   */
-  state?: unknown;
   _meta?: Meta;
 }
 
-/** What {@link inputRequired} takes: at least one of `inputRequests` and the state. */
+/** What {@link inputRequired} takes: at least one of `inputRequests` and `requestState`. */
 export interface InputRequiredInit {
   inputRequests?: InputRequests;
-  /** State to carry into the retry, as a string (read back as `ctx.requestState`). */
-  requestState?: string;
   /**
-   * State to carry into the retry, as any JSON value (read back, parsed, as `ctx.state`; typed
-   * and validated when the handler declares a `stateSchema`). Give this or `requestState`.
+   * State to carry into the retry, as a string (read back as `ctx.requestState`; a Parley server
+   * seals it, so the client can neither read nor change it). For values worked out between
+   * questions, `ctx.remember` keeps them without a string of your own.
    */
-  state?: unknown;
+  requestState?: string;
   _meta?: Meta;
 }
 
@@ -60,25 +53,23 @@ const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set([
 /**
  * Build an {@link InputRequiredResult}.
  *
- * @throws {TypeError} when neither `inputRequests` (with at least one entry) nor state is given
- *   (such a result would ask the client for nothing and loop), when both `requestState` and
- *   `state` are, when `state` is not JSON, or when an entry is not an elicitation, sampling or
- *   roots request.
+ * @throws {TypeError} when neither `inputRequests` (with at least one entry) nor `requestState`
+ *   is given (such a result would ask the client for nothing and loop), when an entry is not an
+ *   elicitation, sampling or roots request, or when given the removed `state`.
  */
 export function inputRequired(init: InputRequiredInit): InputRequiredResult {
-  const { inputRequests, requestState, state, _meta } = init;
+  const { inputRequests, requestState, _meta } = init;
+  if ('state' in init) {
+    throw new TypeError(
+      'inputRequired: `state` was removed; carry a string in requestState (JSON.stringify your value and JSON.parse ctx.requestState), or keep values with ctx.remember.',
+    );
+  }
   const keys = inputRequests === undefined ? [] : Object.keys(inputRequests);
-  if (keys.length === 0 && requestState === undefined && state === undefined) {
+  if (keys.length === 0 && requestState === undefined) {
     throw new TypeError(
-      'inputRequired: give inputRequests (at least one), requestState or state; a result with none asks the client for nothing.',
+      'inputRequired: give inputRequests (at least one) or requestState; a result with neither asks the client for nothing.',
     );
   }
-  if (requestState !== undefined && state !== undefined) {
-    throw new TypeError(
-      'inputRequired: give requestState (a string) or state (a JSON value), not both.',
-    );
-  }
-  if (state !== undefined) assertJson(state);
   for (const key of keys) {
     const method = (inputRequests?.[key] as { method?: unknown } | undefined)?.method;
     if (typeof method !== 'string' || !INPUT_REQUEST_METHODS.has(method)) {
@@ -94,40 +85,8 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
     resultType: 'input_required',
     ...(keys.length > 0 ? { inputRequests } : {}),
     ...(requestState !== undefined ? { requestState } : {}),
-    ...(state !== undefined ? { state } : {}),
     ...(_meta !== undefined ? { _meta } : {}),
   };
-}
-
-/** `state` must survive `JSON.stringify` → `JSON.parse` unchanged, since that is how it travels. */
-function assertJson(value: unknown, path = 'state'): void {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return;
-    case 'number':
-      if (Number.isFinite(value)) return;
-      break;
-    case 'object':
-      if (value === null) return;
-      if (Array.isArray(value)) {
-        value.forEach((item, index) => assertJson(item, `${path}[${index}]`));
-        return;
-      }
-      if (
-        Object.getPrototypeOf(value) === Object.prototype ||
-        Object.getPrototypeOf(value) === null
-      ) {
-        for (const [key, item] of Object.entries(value)) assertJson(item, `${path}.${key}`);
-        return;
-      }
-      throw new TypeError(
-        `inputRequired: ${path} is a ${value.constructor?.name ?? 'class instance'}, not plain JSON; convert it (a Date to an ISO string, a Map to an object).`,
-      );
-    default:
-      break;
-  }
-  throw new TypeError(`inputRequired: ${path} is ${String(value)}, which JSON cannot carry.`);
 }
 
 /** True when `value` is an `input_required` result rather than a final one. */

@@ -61,14 +61,11 @@ export class InputRequiredToolResult extends ToolResult {
   static override readonly brand: string = '@parley/core:InputRequiredToolResult';
   readonly inputRequests: InputRequests | undefined;
   readonly requestState: string | undefined;
-  /** The JSON state the handler returned with `inputRequired({ state })`, sealed by the server. */
-  readonly state: unknown;
 
   constructor(result: InputRequiredResult) {
     super(result._meta !== undefined ? { _meta: result._meta } : {});
     this.inputRequests = result.inputRequests;
     this.requestState = result.requestState;
-    this.state = result.state;
   }
 
   /** The keys of the requests this round asks, in order. */
@@ -81,7 +78,6 @@ export class InputRequiredToolResult extends ToolResult {
       resultType: 'input_required',
       ...(this.inputRequests !== undefined ? { inputRequests: this.inputRequests } : {}),
       ...(this.requestState !== undefined ? { requestState: this.requestState } : {}),
-      ...(this.state !== undefined ? { state: this.state } : {}),
       ...(this.meta !== undefined ? { _meta: this.meta } : {}),
     };
   }

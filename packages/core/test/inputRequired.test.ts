@@ -114,26 +114,9 @@ describe('isInputRequiredResult', () => {
     expect(isInputRequiredResult(value)).toBe(false);
   });
 
-  test('carries a JSON state for the server to seal', () => {
-    const result = inputRequired({ state: { step: 2, cities: ['Lisbon'], ok: true, at: null } });
-    expect(result).toEqual({
-      resultType: 'input_required',
-      state: { step: 2, cities: ['Lisbon'], ok: true, at: null },
-    });
-  });
-
-  test('refuses requestState and state together', () => {
-    expect(() => inputRequired({ requestState: 'a', state: { b: 1 } })).toThrow(
-      /requestState \(a string\) or state \(a JSON value\), not both/,
+  test('refuses the removed JSON state, saying what to use instead', () => {
+    expect(() => inputRequired({ state: { step: 2 } } as never)).toThrow(
+      /^inputRequired: `state` was removed; carry a string in requestState .* or keep values with ctx\.remember/,
     );
-  });
-
-  test('refuses state JSON cannot carry, naming where', () => {
-    expect(() => inputRequired({ state: { when: new Date(0) } })).toThrow(
-      /state\.when is a Date, not plain JSON/,
-    );
-    expect(() => inputRequired({ state: { n: Number.NaN } })).toThrow(/state\.n is NaN/);
-    expect(() => inputRequired({ state: [1, () => 1] })).toThrow(/state\[1\] is/);
-    expect(() => inputRequired({ state: { big: 1n } })).toThrow(/state\.big is 1/);
   });
 });

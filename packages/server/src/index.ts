@@ -35,12 +35,12 @@ export type { ArgumentLimits } from './round/limits.ts';
 export type { ListKind } from './runtime/changes.ts';
 export type { JsonSchemaObject, ToolInputSchema } from './handler/parameters.ts';
 
-export { createMemorySingleUseStore } from './round/singleUse.ts';
+export { createMemorySingleUseStore } from './flow/singleUse.ts';
 export type {
   MemorySingleUseStoreOptions,
   SingleUseBegin,
   SingleUseStore,
-} from './round/singleUse.ts';
+} from './flow/singleUse.ts';
 
 export { createMemoryTaskStore, taskListOwner } from './tasks/taskStore.ts';
 export type { MemoryTaskStoreOptions, TaskStore } from './tasks/taskStore.ts';
@@ -86,15 +86,13 @@ export type {
   PromptHandler,
   PromptOptions,
   ResourceHandler,
-  StateOf,
-  StateSchema,
   ResourceOptions,
   ResourceTemplateHandler,
   ToolAnnotations,
   ToolHandler,
   ToolOptions,
 } from './handler/definitions.ts';
-export type { PromptReturn, ResourceReturn, ToolReturn } from './handler/results.ts';
+export type { PromptReturn, ResourceReturn, ToolReturn } from './handler/kinds/returns.ts';
 
 // What an author needs from @parley/core, so one import serves a server.
 export {

@@ -2,7 +2,7 @@ import type { HttpOptions } from '../http/httpOptions.ts';
 import type { HttpRunOptions } from '../http/runHttp.ts';
 import type { CloseOptions } from '../http/nodeListener.ts';
 import type { ArgumentLimits } from '../round/limits.ts';
-import type { SingleUseStore } from '../round/singleUse.ts';
+import type { SingleUseStore } from '../flow/singleUse.ts';
 import type { TelemetryOptions } from '../telemetry/options.ts';
 import type { AskFallback } from '../handler/fallback/policy.ts';
 import type { WarningReporter } from '../ask/schemaWarnings.ts';

@@ -14,8 +14,6 @@ import type {
   ResourceHandler,
   ResourceOptions,
   ResourceTemplateHandler,
-  StateOf,
-  StateSchema,
   ToolHandler,
   ToolOptions,
 } from '../handler/definitions.ts';
@@ -119,19 +117,16 @@ export class ParleyServer {
    * });
    * ```
    */
-  tool<
-    TSchema extends ToolInputSchema | undefined = undefined,
-    TStateSchema extends StateSchema | undefined = undefined,
-  >(
+  tool<TSchema extends ToolInputSchema | undefined = undefined>(
     name: string,
-    options: ToolOptions<TSchema, TStateSchema>,
-    handler: ToolHandler<ArgsOf<TSchema>, StateOf<TStateSchema>>,
+    options: ToolOptions<TSchema>,
+    handler: ToolHandler<ArgsOf<TSchema>>,
   ): this;
   tool(name: string, handler: ToolHandler<Record<string, never>>): this;
   tool(
     name: string,
-    optionsOrHandler: AnyToolOptions | ToolHandler<never, never>,
-    maybeHandler?: ToolHandler<never, never>,
+    optionsOrHandler: AnyToolOptions | ToolHandler<never>,
+    maybeHandler?: ToolHandler<never>,
   ): this {
     this.#registry.addTool(name, optionsOrHandler, maybeHandler);
     this.#announce('tools');
@@ -152,19 +147,16 @@ export class ParleyServer {
    * });
    * ```
    */
-  prompt<
-    TSchema extends ParameterSchema | undefined = undefined,
-    TStateSchema extends StateSchema | undefined = undefined,
-  >(
+  prompt<TSchema extends ParameterSchema | undefined = undefined>(
     name: string,
-    options: PromptOptions<TSchema, TStateSchema>,
-    handler: PromptHandler<ArgsOf<TSchema>, StateOf<TStateSchema>>,
+    options: PromptOptions<TSchema>,
+    handler: PromptHandler<ArgsOf<TSchema>>,
   ): this;
   prompt(name: string, handler: PromptHandler<Record<string, never>>): this;
   prompt(
     name: string,
-    optionsOrHandler: AnyPromptOptions | PromptHandler<never, never>,
-    maybeHandler?: PromptHandler<never, never>,
+    optionsOrHandler: AnyPromptOptions | PromptHandler<never>,
+    maybeHandler?: PromptHandler<never>,
   ): this {
     this.#registry.addPrompt(name, optionsOrHandler, maybeHandler);
     this.#announce('prompts');
@@ -193,12 +185,8 @@ export class ParleyServer {
    * );
    * ```
    */
-  resource<TStateSchema extends StateSchema | undefined = undefined>(
-    uri: string,
-    options: ResourceOptions<TStateSchema>,
-    handler: ResourceHandler<StateOf<TStateSchema>>,
-  ): this {
-    this.#registry.addResource(uri, options, handler as ResourceHandler<never>);
+  resource(uri: string, options: ResourceOptions, handler: ResourceHandler): this {
+    this.#registry.addResource(uri, options, handler);
     this.#announce('resources');
     return this;
   }
@@ -225,12 +213,12 @@ export class ParleyServer {
    * );
    * ```
    */
-  resourceTemplate<TStateSchema extends StateSchema | undefined = undefined>(
+  resourceTemplate(
     uriTemplate: string,
-    options: ResourceOptions<TStateSchema>,
-    handler: ResourceTemplateHandler<StateOf<TStateSchema>>,
+    options: ResourceOptions,
+    handler: ResourceTemplateHandler,
   ): this {
-    this.#registry.addTemplate(uriTemplate, options, handler as ResourceTemplateHandler<never>);
+    this.#registry.addTemplate(uriTemplate, options, handler);
     this.#announce('resources');
     return this;
   }

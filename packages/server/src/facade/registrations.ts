@@ -15,7 +15,6 @@ import type {
   ResourceOptions,
   ResourceTemplateDefinition,
   ResourceTemplateHandler,
-  StateSchema,
   ToolDefinition,
   ToolHandler,
   ToolOptions,
@@ -42,39 +41,41 @@ import type { RoundRuntime } from '../round/roundRuntime.ts';
  * maps are the live registry every round resolves its handler from.
  */
 
+/** Handler options that were removed, and what to use instead. */
+const RETIRED_HANDLER_OPTIONS = {
+  stateSchema:
+    'it went with inputRequired({ state }): carry a string in requestState (JSON.parse ctx.requestState and check it there), or keep values with ctx.remember',
+};
+
 /**
  * The keys a tool's and a prompt's options take (a resource's are open: what it does not know
  * it lists as the resource's own fields, as MCP lets a resource carry more).
  */
-const TOOL_OPTIONS = optionKeys<AnyToolOptions>()([
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  'cacheable',
-  'askFallback',
-  'task',
-  '_meta',
-  'asks',
-  'stateSchema',
-  'maxReasks',
-]);
+const TOOL_OPTIONS = optionKeys<AnyToolOptions>()(
+  [
+    'title',
+    'description',
+    'inputSchema',
+    'outputSchema',
+    'annotations',
+    'cacheable',
+    'askFallback',
+    'task',
+    '_meta',
+    'asks',
+    'maxReasks',
+  ],
+  RETIRED_HANDLER_OPTIONS,
+);
 
-const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()([
-  'title',
-  'description',
-  'arguments',
-  'complete',
-  '_meta',
-  'asks',
-  'stateSchema',
-  'maxReasks',
-]);
+const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()(
+  ['title', 'description', 'arguments', 'complete', '_meta', 'asks', 'maxReasks'],
+  RETIRED_HANDLER_OPTIONS,
+);
 
-export type AnyToolOptions = ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
-export type AnyPromptOptions = PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
-type AnyResourceOptions = ResourceOptions<StateSchema | undefined>;
+export type AnyToolOptions = ToolOptions<ToolInputSchema | undefined>;
+export type AnyPromptOptions = PromptOptions<ParameterSchema | undefined>;
+type AnyResourceOptions = ResourceOptions;
 
 export class Registrations implements Registry {
   readonly tools: Map<string, ToolDefinition> = new Map();
@@ -92,10 +93,10 @@ export class Registrations implements Registry {
 
   addTool(
     name: string,
-    optionsOrHandler: AnyToolOptions | ToolHandler<never, never>,
-    maybeHandler: ToolHandler<never, never> | undefined,
+    optionsOrHandler: AnyToolOptions | ToolHandler<never>,
+    maybeHandler: ToolHandler<never> | undefined,
   ): void {
-    const [options, handler] = splitArgs<AnyToolOptions, ToolHandler<never, never>>(
+    const [options, handler] = splitArgs<AnyToolOptions, ToolHandler<never>>(
       'tool',
       optionsOrHandler,
       maybeHandler,
@@ -128,10 +129,10 @@ export class Registrations implements Registry {
 
   addPrompt(
     name: string,
-    optionsOrHandler: AnyPromptOptions | PromptHandler<never, never>,
-    maybeHandler: PromptHandler<never, never> | undefined,
+    optionsOrHandler: AnyPromptOptions | PromptHandler<never>,
+    maybeHandler: PromptHandler<never> | undefined,
   ): void {
-    const [options, handler] = splitArgs<AnyPromptOptions, PromptHandler<never, never>>(
+    const [options, handler] = splitArgs<AnyPromptOptions, PromptHandler<never>>(
       'prompt',
       optionsOrHandler,
       maybeHandler,
@@ -152,11 +153,7 @@ export class Registrations implements Registry {
     });
   }
 
-  addResource(
-    uri: string,
-    options: ResourceOptions<StateSchema | undefined>,
-    handler: ResourceHandler<never>,
-  ): void {
+  addResource(uri: string, options: ResourceOptions, handler: ResourceHandler): void {
     if (!URL.canParse(uri))
       throw new TypeError(`resource: ${JSON.stringify(uri)} is not an absolute URI.`);
     assertNew('resource', this.resources, uri);
@@ -177,8 +174,8 @@ export class Registrations implements Registry {
 
   addTemplate(
     uriTemplate: string,
-    options: ResourceOptions<StateSchema | undefined>,
-    handler: ResourceTemplateHandler<never>,
+    options: ResourceOptions,
+    handler: ResourceTemplateHandler,
   ): void {
     if (this.templates.some((template) => template.uriTemplate === uriTemplate)) {
       throw new TypeError(`resourceTemplate: '${uriTemplate}' is already registered.`);
@@ -280,21 +277,18 @@ function splitArgs<TOptions extends object, THandler>(
 }
 
 /** The options every handler shares, checked where it is registered. */
-function checkHandlerOptions(
-  api: string,
-  options: { maxReasks?: unknown; stateSchema?: unknown },
-): void {
-  const { maxReasks, stateSchema } = options;
+function checkHandlerOptions(api: string, options: { maxReasks?: unknown }): void {
+  const { maxReasks } = options;
+  // A resource's unknown keys are listed as its own fields: a removed option must not be.
+  if (Object.hasOwn(options, 'stateSchema')) {
+    throw new TypeError(
+      `${api}: options.stateSchema is not an option; ${RETIRED_HANDLER_OPTIONS.stateSchema}.`,
+    );
+  }
   if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || (maxReasks as number) < 0)) {
     throw new RangeError(
       `${api}: maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,
     );
-  }
-  const standard = (stateSchema as { '~standard'?: { validate?: unknown } } | undefined)?.[
-    '~standard'
-  ];
-  if (stateSchema !== undefined && typeof standard?.validate !== 'function') {
-    throw new TypeError(`${api}: stateSchema must be a Standard Schema (a zod schema, say).`);
   }
 }
 

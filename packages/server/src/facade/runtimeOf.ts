@@ -8,7 +8,7 @@ import { createBearerGate } from '../http/bearerAuth.ts';
 import { checkSessionIdPrefix } from '../http/httpOptions.ts';
 import { endpointLimits } from '../http/limits.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from '../round/limits.ts';
-import { createMemorySingleUseStore, type SingleUsePolicy } from '../round/singleUse.ts';
+import { createMemorySingleUseStore, type SingleUsePolicy } from '../flow/singleUse.ts';
 import type { ChangeNotifier } from '../runtime/changes.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { TaskEngine } from '../tasks/taskEngine.ts';

@@ -5,7 +5,7 @@ import {
   type ElicitationResult,
   type ElicitRequest,
   type Era,
-  type Flow,
+  type Flow as FlowIdentity,
   type HandlerInfo,
   type InputRequest,
   type InputResponses,
@@ -50,23 +50,15 @@ import {
   pushUrl,
   type PushingApi,
 } from './pushedAsks.ts';
-import {
-  rejectOnceAwaited,
-  remembered,
-  replayAll,
-  replayAsk,
-  type KeyedAsks,
-} from './replayedAsks.ts';
+import { rejectOnceAwaited, type Flow, type KeyedAsks } from '../flow/flow.ts';
 
 /**
  * What a handler gets besides its arguments: the era it is served on, the asking API of both
  * eras (`ask`, `askAll`, `remember`), and the strict per-era layer beneath it (the handshake
  * era's `elicit`, `sample`, `listRoots`; the modern guard pattern's `answer`, `inputResponses`,
- * `requestState`, `state`).
- *
- * `TState` is the type of {@link Context.state}, from the handler's `stateSchema`.
+ * `requestState`).
  */
-export class Context<TState = unknown> {
+export class Context {
   readonly requestContext: RequestContext;
   /** `'handshake'` or `'modern'`: the era this request is served on. */
   readonly era: Era;
@@ -78,19 +70,14 @@ export class Context<TState = unknown> {
    */
   readonly inputResponses: Readonly<InputResponses> | null;
   /**
-   * Modern era: the state the previous round returned (already verified), as a string: the
-   * `requestState` it gave, or the JSON text of its `state`; `null` on the first round.
+   * Modern era: the `requestState` the previous round returned with `inputRequired(...)`
+   * (already verified: Parley seals it); `null` on the first round.
    */
   readonly requestState: string | null;
-  /**
-   * Modern era: the state the previous round returned with `inputRequired({ state })`, parsed
-   * (and checked against the handler's `stateSchema`, when it declares one); `null` on the first
-   * round, or when the previous round gave its state as a `requestState` string.
-   */
-  readonly state: TState | null;
   /** The call this round belongs to: the same `id` on every round, across replicas. */
-  readonly flow: Flow;
+  readonly flow: FlowIdentity;
   readonly #init: ContextInit;
+  readonly #flow: Flow;
   /** The handshake era's pushed requests, or a task's questions once the call runs as one. */
   #push: PushChannel | undefined;
 
@@ -100,10 +87,11 @@ export class Context<TState = unknown> {
     this.requestContext = init.request;
     this.era = init.request.era;
     this.handler = init.handler;
-    this.inputResponses = init.inputResponses;
-    this.requestState = init.requestState;
-    this.state = (init.state ?? null) as TState | null;
-    this.flow = init.flow;
+    const flow = init.flow;
+    this.inputResponses = flow.answers;
+    this.requestState = flow.requestState;
+    this.flow = flow.identity;
+    this.#flow = flow;
     this.#push = init.push;
   }
 
@@ -139,7 +127,7 @@ export class Context<TState = unknown> {
 
   /** True on every round after the first (answers or state came back). */
   get isContinuation(): boolean {
-    return this.inputResponses !== null || this.requestState !== null;
+    return this.#flow.isContinuation;
   }
 
   /**
@@ -155,7 +143,7 @@ export class Context<TState = unknown> {
    * questions answered on an earlier round, values computed on an earlier round.
    */
   get replayed(): readonly string[] {
-    return [...this.#init.replay.replayed];
+    return [...this.#flow.replayed];
   }
 
   /**
@@ -197,7 +185,7 @@ export class Context<TState = unknown> {
       checkAsk('ctx.ask()', key, ask);
       // The common case, one modern ask the client can answer, skips the bookkeeping of several.
       if (this.#push === undefined && this.#canAnswer(ask)) {
-        return replayAsk(this, this.#init.replay, key, ask) as Promise<AnswerOf<TAsk>>;
+        return this.#flow.ask(key, ask) as Promise<AnswerOf<TAsk>>;
       }
     } catch (error) {
       return rejectOnceAwaited(error);
@@ -268,7 +256,7 @@ export class Context<TState = unknown> {
    */
   async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     // Pushing (handshake era, a task) runs the handler once: nothing to replay.
-    return remembered(this.#push === undefined ? this.#init.replay : undefined, key, fn);
+    return this.#flow.remember(key, fn, this.#push === undefined);
   }
 
   #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
@@ -276,7 +264,7 @@ export class Context<TState = unknown> {
     const fallback = (unanswerable: KeyedAsks) => this.#fallback(unanswerable);
     const push = this.#push;
     return push === undefined
-      ? replayAll(this, this.#init.replay, asks, canAnswer, fallback)
+      ? this.#flow.askAll(asks, canAnswer, fallback)
       : pushAll(this.#init, push, asks, canAnswer, fallback);
   }
 

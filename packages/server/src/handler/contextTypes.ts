@@ -2,18 +2,15 @@ import type {
   ClientCapabilities,
   ElicitationSchema,
   Era,
-  Flow,
   HandlerInfo,
   Implementation,
   InputRequest,
-  InputResponses,
 } from '@parley/core';
 import type { ResponseTypeOptions } from '@parley/schema';
 
 import type { WarningSource } from '../ask/schemaWarnings.ts';
-import type { FlowReplay } from './flowReplay.ts';
 import type { PushChannel } from './pushChannel.ts';
-import type { KeyedAsks } from './replayedAsks.ts';
+import type { Flow, KeyedAsks } from '../flow/flow.ts';
 
 /**
  * The types a handler's `Context` speaks in, beside the class itself: the public ones, and what
@@ -88,13 +85,8 @@ export interface PushScope {
 
 /** What the server builds a `Context` from (internal). */
 export interface ContextInit extends PushScope {
+  /** The round's flow: what it came back with, and where `ctx.ask` replays from. */
   flow: Flow;
-  /** The flow's replay record, on rounds where `ctx.ask` replays (no push channel). */
-  replay: FlowReplay;
-  inputResponses: InputResponses | null;
-  requestState: string | null;
-  /** The state the previous round returned, as a JSON value (`inputRequired({ state })`). */
-  state: unknown;
   push: PushChannel | undefined;
   /** A tool started by its handler: create the task, and get the channel its questions go on. */
   startTask?: (() => Promise<PushChannel>) | undefined;

@@ -1,9 +1,9 @@
 import type { Meta } from '@parley/core';
-import type { StandardSchemaV1, Variables } from '@modelcontextprotocol/server';
+import type { Variables } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 
 import type { Context } from './context.ts';
-import type { PromptReturn, ResourceReturn, ToolReturn } from './results.ts';
+import type { PromptReturn, ResourceReturn, ToolReturn } from './kinds/returns.ts';
 import type { ParamHeader } from './paramHeaders.ts';
 import type { AskedRecord } from '../ask/asked.ts';
 import type { ToolFallback } from './fallback/argumentSlots.ts';
@@ -23,16 +23,8 @@ export type Completer = (
   context: { arguments: Record<string, string> },
 ) => readonly string[] | Promise<readonly string[]>;
 
-/** A schema for the JSON state a handler carries between rounds (any Standard Schema: zod, …). */
-export type StateSchema = StandardSchemaV1;
-
-/** The type of `ctx.state` for a handler declaring `stateSchema`. */
-export type StateOf<TStateSchema> = TStateSchema extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<TStateSchema>
-  : unknown;
-
 /** What every handler can declare. */
-interface HandlerOptions<TStateSchema extends StateSchema | undefined = undefined> {
+interface HandlerOptions {
   /**
    * The asks this handler makes, by key: the very ask values it passes to `ctx.ask` (built by
    * `elicitRequest`, `elicitUrlRequest`, `sampleRequest`, `rootsRequest`), or response types. Optional;
@@ -42,11 +34,6 @@ interface HandlerOptions<TStateSchema extends StateSchema | undefined = undefine
    * answers up front); without a declaration such answers are ignored.
    */
   asks?: Record<string, DeclaredAsk>;
-  /**
-   * The schema of the state this handler returns with `inputRequired({ state })`: `ctx.state`
-   * on the next round is checked against it and typed by it.
-   */
-  stateSchema?: TStateSchema;
   /**
    * How many times an answer that does not fit is asked again (with what was wrong) before the
    * handler gets the `InvalidAnswerError`. Default: the server's `maxReasks` (3).
@@ -65,8 +52,7 @@ export interface ToolAnnotations {
 
 export interface ToolOptions<
   TSchema extends ToolInputSchema | undefined = undefined,
-  TStateSchema extends StateSchema | undefined = undefined,
-> extends HandlerOptions<TStateSchema> {
+> extends HandlerOptions {
   title?: string;
   description?: string;
   /**
@@ -101,15 +87,11 @@ export interface ToolOptions<
   _meta?: Meta;
 }
 
-export type ToolHandler<TArgs, TState = unknown> = (
-  args: TArgs,
-  ctx: Context<TState>,
-) => ToolReturn | Promise<ToolReturn>;
+export type ToolHandler<TArgs> = (args: TArgs, ctx: Context) => ToolReturn | Promise<ToolReturn>;
 
 export interface PromptOptions<
   TSchema extends ParameterSchema | undefined = undefined,
-  TStateSchema extends StateSchema | undefined = undefined,
-> extends HandlerOptions<TStateSchema> {
+> extends HandlerOptions {
   title?: string;
   description?: string;
   /**
@@ -122,14 +104,12 @@ export interface PromptOptions<
   _meta?: Meta;
 }
 
-export type PromptHandler<TArgs, TState = unknown> = (
+export type PromptHandler<TArgs> = (
   args: TArgs,
-  ctx: Context<TState>,
+  ctx: Context,
 ) => PromptReturn | Promise<PromptReturn>;
 
-export interface ResourceOptions<
-  TStateSchema extends StateSchema | undefined = undefined,
-> extends HandlerOptions<TStateSchema> {
+export interface ResourceOptions extends HandlerOptions {
   name: string;
   /** Resource templates: suggestions for each variable as the user types, by variable name. */
   complete?: Record<string, Completer>;
@@ -144,21 +124,18 @@ export interface ResourceOptions<
   _meta?: Meta;
 }
 
-export type ResourceHandler<TState = unknown> = (
-  uri: URL,
-  ctx: Context<TState>,
-) => ResourceReturn | Promise<ResourceReturn>;
+export type ResourceHandler = (uri: URL, ctx: Context) => ResourceReturn | Promise<ResourceReturn>;
 
-export type ResourceTemplateHandler<TState = unknown> = (
+export type ResourceTemplateHandler = (
   uri: URL,
   variables: Record<string, string | string[]>,
-  ctx: Context<TState>,
+  ctx: Context,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
 /** A registered tool, as the server keeps it. */
 export interface ToolDefinition {
   name: string;
-  options: ToolOptions<ToolInputSchema | undefined, StateSchema | undefined>;
+  options: ToolOptions<ToolInputSchema | undefined>;
   /** The declared asks, as the record a round screens answers with. */
   declaredAsks: AskedRecord;
   /** What the tool does for clients that cannot answer its asks; `undefined`: `'error'`. */
@@ -174,7 +151,7 @@ export interface ToolDefinition {
 
 export interface PromptDefinition {
   name: string;
-  options: PromptOptions<ParameterSchema | undefined, StateSchema | undefined>;
+  options: PromptOptions<ParameterSchema | undefined>;
   declaredAsks: AskedRecord;
   /** The prompt's arguments, listed and validated exactly as a tool's parameters are. */
   input: ToolInput | undefined;
@@ -184,14 +161,14 @@ export interface PromptDefinition {
 
 export interface ResourceDefinition {
   uri: string;
-  options: ResourceOptions<StateSchema | undefined>;
+  options: ResourceOptions;
   declaredAsks: AskedRecord;
   handler: ResourceHandler;
 }
 
 export interface ResourceTemplateDefinition {
   uriTemplate: string;
-  options: ResourceOptions<StateSchema | undefined>;
+  options: ResourceOptions;
   declaredAsks: AskedRecord;
   /** Checked at registration, compiled on first use (see `uriTemplates.ts`). */
   matcher: { match(uri: string): Variables | null };

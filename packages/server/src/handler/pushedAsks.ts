@@ -27,7 +27,7 @@ import { elicitParamsFor } from '../ask/versionSchemas.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { ElicitOptions, PushScope, UrlElicitation } from './contextTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
-import type { KeyedAsks } from './replayedAsks.ts';
+import type { KeyedAsks } from '../flow/flow.ts';
 
 /**
  * Asking by pushing: the handshake era's server-initiated requests (and a task's questions,

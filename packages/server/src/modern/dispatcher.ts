@@ -203,16 +203,7 @@ export class ModernDispatcher {
         return { kind: 'error', error: { code: -32020, message: `Header mismatch: ${mismatch}` } };
       }
     }
-    const round = new ModernRound(
-      roundMethod,
-      params,
-      params.inputResponses,
-      params.requestState,
-      request,
-      envelope,
-      transport,
-      trace,
-    );
+    const round = new ModernRound(roundMethod, params, request, envelope, transport, trace);
     return roundMethod === 'tools/call'
       ? serveToolCall(runtime, round, { era: 'modern' })
       : serveRound(runtime, round);

@@ -1,6 +1,6 @@
 import type { Implementation } from '@parley/core';
 
-import { isSealedAsk, markSealedAsk } from '../round/finishAsk.ts';
+import { isSealedAsk, markSealedAsk } from '../flow/seal.ts';
 import { SERVER_INFO_KEY } from './envelope.ts';
 import type { JsonRpcOut } from './messages.ts';
 

@@ -38,11 +38,10 @@ export class ModernRound implements RoundRequest {
   readonly #envelope: Envelope;
   readonly #transport: ModernTransport;
 
+  /** `params` carries the round's answers and state: `inputResponses`, `requestState`. */
   constructor(
     method: RoundMethod,
     params: Record<string, unknown>,
-    inputResponses: unknown,
-    requestState: unknown,
     request: RequestContext,
     envelope: Envelope,
     transport: ModernTransport,
@@ -51,8 +50,8 @@ export class ModernRound implements RoundRequest {
     this.method = method;
     this.trace = trace;
     this.params = params;
-    this.inputResponses = inputResponses;
-    this.requestState = requestState;
+    this.inputResponses = params.inputResponses;
+    this.requestState = params.requestState;
     this.request = request;
     this.#envelope = envelope;
     this.#transport = transport;

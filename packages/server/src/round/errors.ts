@@ -15,6 +15,8 @@ import {
   type JsonRpcErrorObject,
 } from '@parley/core';
 
+import { RoundFault } from '../flow/roundFault.ts';
+
 /**
  * The one funnel every failure of a round goes through: it is reported (to `onError`) once,
  * then mapped to what the client gets, by the era of the connection and the kind of handler.
@@ -43,17 +45,6 @@ export interface FailureSite {
   kind: HandlerKind;
   method: string;
   target: string;
-}
-
-/**
- * A round the server itself cannot finish for reasons of the handler's making (its state is over
- * the size budget, its structured result does not match its output schema…): `-32603`, even from
- * a tool, because no model can fix it by calling again.
- */
-export class RoundFault extends ParleyError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super('internal', message, options);
-  }
 }
 
 /**

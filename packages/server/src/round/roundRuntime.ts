@@ -1,34 +1,24 @@
 import type { ElicitationSchema } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
-import type { RequestStateSealer } from '@parley/state-sealing';
 
 import type { WarningSource } from '../ask/schemaWarnings.ts';
+import type { FlowRuntime } from '../flow/flowRuntime.ts';
 import type { Registry } from '../handler/definitions.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
-import type { SingleUsePolicy } from './singleUse.ts';
 
 /**
  * What a round needs from the server that owns it: the registered handlers, how state is
  * sealed, where failures and warnings go, and the bounds a request must keep. The floors above
  * add their own needs to it (`TaskRuntime`, `ServerRuntime`); a round sees only this.
  */
-export interface RoundRuntime extends Registry {
-  sealer: RequestStateSealer;
+export interface RoundRuntime extends Registry, FlowRuntime {
   elicitationTimeoutMs: number;
   /** Server-side reports: rejected state (with its reason), unexpected failures. */
   report(error: unknown, where: { method: string; target: string }): void;
   /** Reports compatibility warnings about a schema, once per handler and schema. */
   lintSchema(source: WarningSource, schema: ElicitationSchema): void;
-  /** Reports a warning (`onWarning`): an answer that was ignored, say. */
-  warn(message: string, source: WarningSource): void;
-  /** How many times a bad answer is asked again before the handler gets the error. */
-  maxReasks: number;
-  /** Single use of `requestState`, when the server enforces it. */
-  singleUse: SingleUsePolicy | undefined;
   /** Bounds on the arguments and answers a request may carry. */
   limits: { maxDepth: number; maxNodes: number };
-  /** The clock flows are timed with (ms since the epoch). */
-  now: () => number;
   /** Where spans and metrics go (`undefined` when the server turned telemetry off). */
   telemetry: Telemetry | undefined;
   /** The middleware chain, in the order it was installed. */

@@ -4,22 +4,15 @@ import {
   clientFeatureOf,
   missingCapabilities,
   type HandlerInfo,
-  type InputRequest,
-  type InputRequiredResult,
-  type InputResponses,
 } from '@parley/core';
 
-import { problemOf, reaskRequest, type AnswerProblem } from '../ask/reask.ts';
-import { suspensions, type AskSuspension } from '../handler/askSuspension.ts';
+import { problemOf, type AnswerProblem } from '../ask/reask.ts';
+import type { Flow } from '../flow/flow.ts';
+import { RoundFault } from '../flow/roundFault.ts';
+import type { AskSuspension } from '../flow/suspension.ts';
 import type { Context } from '../handler/context.ts';
-import { endedCalls } from '../handler/fallback/answers.ts';
 import { unanswerableAsks } from '../handler/fallback/listedArguments.ts';
-import type { FlowReplay } from '../handler/flowReplay.ts';
-import type { RoundEnvelope } from './envelope.ts';
-import { RoundFault } from './errors.ts';
-import { hasBudget, type OpenedRound } from './openRound.ts';
-import type { RoundRuntime } from './roundRuntime.ts';
-import type { RoundTarget } from './targets.ts';
+import type { NormalisedResult, RoundTarget } from '../handler/kinds/target.ts';
 import { urlElicitationAsk } from './urlElicitation.ts';
 
 /**
@@ -29,51 +22,17 @@ import { urlElicitationAsk } from './urlElicitation.ts';
  */
 
 /**
- * The ask that puts `problems` to the user again, and the envelope it continues with (with what
- * `ctx.ask` and `ctx.remember` recorded on this run, so a re-run after the re-ask replays it).
- */
-function reaskOf(
-  opened: OpenedRound & { envelope: RoundEnvelope },
-  problems: AnswerProblem[],
-  replay: FlowReplay,
-): { ask: InputRequiredResult; envelope: RoundEnvelope } {
-  const { envelope } = opened;
-  const inputRequests: Record<string, InputRequest> = {};
-  const reasks = { ...envelope.reasks };
-  const carried: Record<string, InputResponses[string]> = { ...opened.answers };
-  for (const problem of problems) {
-    const key = problem.key as string;
-    const question = envelope.asked[key]?.question;
-    if (question === undefined) continue;
-    inputRequests[key] = reaskRequest(question, problem);
-    reasks[key] = (reasks[key] ?? 0) + 1;
-    delete carried[key];
-  }
-  return {
-    ask: { resultType: 'input_required', inputRequests },
-    envelope: {
-      ...envelope,
-      carried,
-      reasks,
-      answers: replay.answers,
-      remembered: replay.remembered,
-    },
-  };
-}
-
-/**
  * What a run of the handler that threw ends in: the ask `ctx.ask`'s suspension stands for, the
  * call a fallback already ended, or the error (a suspension the handler swallowed becomes an
  * error that says so).
  */
 function thrownOutcome(
   target: RoundTarget,
-  context: Context,
+  flow: Flow,
   error: unknown,
-): { outcome: ReturnType<RoundTarget['normalise']> } | { error: unknown } {
-  const ended = endedCalls.get(context);
-  if (ended !== undefined) return { outcome: ended };
-  const suspension = suspensions.get(context);
+): { outcome: NormalisedResult } | { error: unknown } {
+  if (flow.ended !== undefined) return { outcome: flow.ended };
+  const suspension = flow.suspension;
   if (suspension === undefined) return { error };
   if (error !== suspension) {
     return { error: swallowedSuspension(target.handler, suspension, 'threw', error) };
@@ -106,42 +65,25 @@ function refuseHidden(target: RoundTarget, context: Context): void {
 }
 
 /**
- * The end of the middleware chain: the handler, or the re-ask of answers that did not fit. A
- * re-ask made here (not by the handler) keeps the previous round's record and state, in
- * `reask`. (One object, not a closure per step: this runs on every round.)
+ * The end of the middleware chain: the handler, or the re-ask of answers that did not fit (the
+ * flow keeps what a re-ask carries). One object, not a closure per step: this runs on every
+ * round.
  */
 export class Terminal {
-  reask: ReturnType<typeof reaskOf> | undefined;
-  readonly #runtime: RoundRuntime;
   readonly #target: RoundTarget;
   readonly #args: unknown;
   readonly #context: Context;
-  readonly #opened: OpenedRound;
-  readonly #replay: FlowReplay;
+  readonly #flow: Flow;
 
-  constructor(
-    runtime: RoundRuntime,
-    target: RoundTarget,
-    args: unknown,
-    context: Context,
-    opened: OpenedRound,
-    replay: FlowReplay,
-  ) {
-    this.#runtime = runtime;
+  constructor(target: RoundTarget, args: unknown, context: Context, flow: Flow) {
     this.#target = target;
     this.#args = args;
     this.#context = context;
-    this.#opened = opened;
-    this.#replay = replay;
+    this.#flow = flow;
   }
 
-  #reaskNow(problems: AnswerProblem[]): ReturnType<RoundTarget['normalise']> {
-    this.reask = reaskOf(
-      this.#opened as OpenedRound & { envelope: RoundEnvelope },
-      problems,
-      this.#replay,
-    );
-    return this.#target.normalise(this.reask.ask);
+  #reask(problems: readonly AnswerProblem[]): NormalisedResult {
+    return this.#target.normalise(this.#flow.reask(problems));
   }
 
   /**
@@ -151,45 +93,37 @@ export class Terminal {
    * an error that says so (never a result built on an answer it does not have, never a hang).
    * (The handler's run and its outcome in one async function: this is every round's path.)
    */
-  async run(): Promise<ReturnType<RoundTarget['normalise']>> {
-    const opened = this.#opened;
+  async run(): Promise<NormalisedResult> {
+    const flow = this.#flow;
     const target = this.#target;
-    const context = this.#context;
-    if (opened.reask.length > 0) return this.#reaskNow(opened.reask);
-    let result: ReturnType<RoundTarget['normalise']>;
+    if (flow.misfits.length > 0) return this.#reask(flow.misfits);
+    let result: NormalisedResult;
     try {
-      refuseHidden(target, context);
-      result = await target.run(this.#args, context);
+      refuseHidden(target, this.#context);
+      result = await target.run(this.#args, this.#context);
     } catch (error) {
-      const thrown = thrownOutcome(target, context, error);
+      const thrown = thrownOutcome(target, flow, error);
       if ('outcome' in thrown) return thrown.outcome;
       return this.#recover(thrown.error);
     }
-    const ended = endedCalls.get(context);
-    if (ended !== undefined) return ended;
-    const suspension = suspensions.get(context);
+    if (flow.ended !== undefined) return flow.ended;
+    const suspension = flow.suspension;
     if (suspension !== undefined) throw swallowedSuspension(target.handler, suspension, 'returned');
     return result;
   }
 
   /** A failed run that is still an ask: URL pages, or a bad answer the handler found itself. */
-  #recover(error: unknown): ReturnType<RoundTarget['normalise']> {
+  #recover(error: unknown): NormalisedResult {
     const target = this.#target;
-    const opened = this.#opened;
+    const flow = this.#flow;
     // `-32042` does not exist on the modern era: the same pages become URL asks.
     const pages = urlElicitationAsk(error, this.#context.era);
     if (pages !== undefined) return target.normalise(pages);
     // A bad answer the handler found itself (a refinement the schema cannot express) and let
     // go is asked again like any other, while the budget lasts.
     const key = error instanceof InvalidAnswerError ? error.data?.key : undefined;
-    const envelope = opened.envelope;
-    if (
-      key !== undefined &&
-      envelope !== undefined &&
-      Object.hasOwn(opened.answers ?? {}, key) &&
-      hasBudget(this.#runtime, target, envelope, key)
-    ) {
-      return this.#reaskNow([problemOf(key, error as InvalidAnswerError)]);
+    if (key !== undefined && Object.hasOwn(flow.answers ?? {}, key) && flow.canReask(key)) {
+      return this.#reask([problemOf(key, error as InvalidAnswerError)]);
     }
     throw error;
   }

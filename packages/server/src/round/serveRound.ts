@@ -1,26 +1,29 @@
 import { JSON_RPC_ERROR_CODES, ParleyError } from '@parley/core';
 import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
-import { RoundFault, isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
+import { Flow } from '../flow/flow.ts';
+import { openFlow } from '../flow/open.ts';
+import { RoundFault } from '../flow/roundFault.ts';
+import type { RoundTarget } from '../handler/kinds/target.ts';
+import { isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { limitProblem } from './limits.ts';
-import { openRound } from './openRound.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
 import type { RoundRuntime } from './roundRuntime.ts';
 import { runRound } from './runRound.ts';
-import type { TokenUse } from './singleUse.ts';
-import { resolveTarget, type RoundTarget } from './targets.ts';
+import { resolveTarget } from './targets.ts';
 
 /**
  * The round: one `tools/call`, `prompts/get` or `resources/read`, from the request a transport
  * received to the reply it sends. Every kind of handler and both eras take this one path:
  *
  * 1. resolve the handler, bound the arguments' size, check them against its schema;
- * 2. open the round: check `inputResponses` is an object, open and verify the sealed state,
- *    claim the token (single use), keep only answers to what was asked, check each against
- *    its question, and ask again, without running the handler, when one does not fit;
+ * 2. open the flow (`flow/open.ts`): check `inputResponses` is an object, open and verify the
+ *    sealed state, claim the token (single use), keep only answers to what was asked, check
+ *    each against its question, and ask again, without running the handler, when one does not
+ *    fit;
  * 3. run the middleware chain around the handler, and normalise its result once;
  * 4. finish: a final result is checked and shaped for the wire; an ask passes the era gate,
- *    keeps what the client can answer in its version's vocabulary, and is sealed;
+ *    keeps what the client can answer in its version's vocabulary, and the flow seals it;
  *
  * and every failure on the way goes through one funnel (`mapFailure`) that reports it and maps
  * it to the wire by era and handler kind.
@@ -110,32 +113,35 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
   // A round that opens a state and seals the next binds both to this request: digested once.
   const bound: RequestBinding | BoundRequest =
     req.requestState === undefined ? binding : runtime.sealer.bind(binding);
-  let use: TokenUse | undefined;
+  let flow: Flow | undefined;
   try {
-    let opened: Awaited<ReturnType<typeof openRound>>;
     try {
       // At once, without an await, where opening answers at once (node:crypto, no single use).
-      const opening = openRound(runtime, req, target, bound);
-      opened = opening instanceof Promise ? await opening : opening;
+      const opening = openFlow(runtime, target, req, bound);
+      const opened = opening instanceof Promise ? await opening : opening;
+      if (!(opened instanceof Flow)) {
+        return { kind: 'result', result: opened.replay as Record<string, unknown> };
+      }
+      flow = opened;
     } catch (error) {
       serverFault(error);
     }
-    if ('replay' in opened)
-      return { kind: 'result', result: opened.replay as Record<string, unknown> };
-    use = opened.use;
     const { trace } = req;
     // The span starts once the state is open: the flow's trace context is sealed inside it.
-    trace?.begin(opened.envelope?.trace);
-    trace?.flow(opened.flow, runtime.now);
+    trace?.begin(flow.envelope?.trace);
+    trace?.flow(flow.identity, runtime.now);
+    // While telemetry records, the handler runs with the request's span active.
     const reply = await (trace === undefined
-      ? runRound(runtime, req, target, checked.value, bound, opened)
-      : trace.run(() => runRound(runtime, req, target, checked.value, bound, opened)));
+      ? runRound(runtime, req, target, checked.value, flow)
+      : trace.run(runRound, runtime, req, target, checked.value, flow));
+    const use = flow.use;
     if (use?.kind === 'run') {
       if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
       else await use.release().catch(serverFault);
     }
     return reply;
   } catch (error) {
+    const use = flow?.use;
     if (use?.kind === 'run') await use.release().catch(() => undefined);
     return fail(runtime, error, {
       era,

@@ -20,15 +20,14 @@ export type ListMethod =
   'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
 
 /** A resource's options as the lists show them: Parley's own options stay on the server. */
-function listedFields(options: ResourceOptions<never>): Record<string, unknown> {
+function listedFields(options: ResourceOptions): Record<string, unknown> {
   const {
     asks: _asks,
     cacheable: _cacheable,
     complete: _complete,
-    stateSchema: _stateSchema,
     maxReasks: _maxReasks,
     ...listed
-  } = options as ResourceOptions<undefined>;
+  } = options as ResourceOptions;
   return listed;
 }
 

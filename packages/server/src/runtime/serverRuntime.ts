@@ -2,7 +2,7 @@ import type { Implementation } from '@parley/core';
 import type { ServerCapabilities } from '@modelcontextprotocol/server';
 
 import type { Registry } from '../handler/definitions.ts';
-import type { TaskRuntime } from '../tasks/taskCalls.ts';
+import type { TaskRuntime } from '../tasks/taskLaunch.ts';
 import type { ChangeNotifier } from './changes.ts';
 
 /**

@@ -1,58 +1,18 @@
-import type { PushChannel } from '../handler/pushChannel.ts';
+import type { JsonRpcErrorObject } from '@parley/core';
+
+import type { Registry } from '../handler/definitions.ts';
+import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
-import type { RoundRuntime } from '../round/roundRuntime.ts';
-import type { Registry } from '../handler/definitions.ts';
-import {
-  decideLegacyTask,
-  legacyCreateTaskResult,
-  legacyStatusNotification,
-  legacyTtl,
-  readLegacyTaskParam,
-} from './legacyWire.ts';
-import { createTaskResult, decideModernTask } from './modernWire.ts';
-import type { TaskEngine } from './taskEngine.ts';
-import type { TaskIO } from './taskEngineTypes.ts';
-import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
-import { taskPushChannel } from './taskPushChannel.ts';
-import { isFinished, statusMessageOf, type TaskRecord, type TaskScope } from './taskRecord.ts';
-import type { TaskOutcome } from './taskTransitions.ts';
+import { decideLegacyTask, legacyTtl, readLegacyTaskParam } from './legacyWire.ts';
+import { decideModernTask } from './modernWire.ts';
+import { launchTask, type TaskCallEra, type TaskRuntime } from './taskLaunch.ts';
 
 /**
- * A `tools/call` of a tool declared with `task`: the server decides whether it becomes a task
- * (never for a client that cannot take one), and if so the handler runs detached in the
- * {@link TaskEngine}, through the same round pipeline as any call, with a push channel whose
- * requests are questions on the task. So `ctx.ask`, `ctx.askAll`, `ctx.elicit` and `ctx.sample`
- * all *await* their answers inside a task, on both eras.
- *
- * With `start: 'by-handler'` (modern era), the call is an ordinary round until the handler
- * calls `ctx.startTask()`: what it asked before came by MRTR rounds of the call itself, and the
- * round that reaches `startTask()` answers with the `CreateTaskResult` while the handler goes on.
+ * A `tools/call`: of a tool declared with `task`, the server decides here whether it becomes a
+ * task (never for a client that cannot take one), and launches it (`taskLaunch.ts`); every call
+ * enters the round pipeline in one place.
  */
-
-/** What the era says about the call. */
-export type TaskCallEra =
-  | { era: 'modern' }
-  /**
-   * 2025-11-25: the client's `params.task`, as it came, and the session `tasks/list` lists the
-   * task under (the HTTP session, or the connection).
-   */
-  | {
-      era: 'handshake';
-      task: unknown;
-      session: string;
-      /**
-       * Send a notification to the session (not tied to the request, which the task outlives):
-       * `notifications/tasks/status` as the task's status changes.
-       */
-      notify?: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
-    };
-
-/** What a call that may run as a task needs: a round's runtime, and where tasks run. */
-export interface TaskRuntime extends RoundRuntime {
-  /** Where tools that run as tasks run, and their state is kept. */
-  tasks: TaskEngine;
-}
 
 /** True when some tool can run as a task (the server then advertises tasks). */
 export function hasTaskTools(registry: Registry): boolean {
@@ -60,48 +20,24 @@ export function hasTaskTools(registry: Registry): boolean {
   return false;
 }
 
-/** A round's reply as the task's outcome. */
-function outcomeOf(reply: RoundReply): TaskOutcome {
-  if (reply.kind === 'error') return reply;
-  if (reply.result.resultType === 'input_required') {
-    // A guard's ask needs a client that retries the call; a task's questions are asked with
-    // ctx.ask (or ctx.elicit), which await on the task.
-    return {
-      kind: 'error',
-      error: {
-        code: -32603,
-        message:
-          'The tool returned inputRequired(...) inside a task, where no client retries the call; ask with ctx.ask inside a task.',
-      },
-    };
+/** How the era decides a call of a tool declared with `task`. */
+type TaskDecision =
+  | { kind: 'sync' }
+  | { kind: 'refuse'; error: JsonRpcErrorObject }
+  | { kind: 'task'; ttlMs: ResolvedTaskOptions['ttlMs'] };
+
+/** Whether the call runs as a task, by the era's rules, and for how long. */
+function decideTask(req: RoundRequest, era: TaskCallEra, task: ResolvedTaskOptions): TaskDecision {
+  const name = req.params.name as string;
+  if (era.era === 'modern') {
+    const decision = decideModernTask(name, task.support, req.request.clientCapabilities);
+    return decision.kind === 'task' ? { kind: 'task', ttlMs: task.ttlMs } : decision;
   }
-  const { resultType: _complete, ...result } = reply.result;
-  return { kind: 'result', result };
-}
-
-function scopeOf(req: RoundRequest, tool: string, era: TaskCallEra): TaskScope {
-  const { request } = req;
-  return {
-    tool,
-    era: request.era,
-    protocolVersion: request.protocolVersion,
-    clientCapabilities: request.clientCapabilities,
-    ...(request.principal !== undefined ? { principal: request.principal } : {}),
-    ...(era.era === 'handshake' ? { sessionId: era.session } : {}),
-  };
-}
-
-/**
- * The runtime a task's rounds run on: a question waits as long as the task lives (its TTL, a
- * cancel, or a timeout the handler gives), not the server's elicitation timeout.
- */
-function taskRuntime(runtime: TaskRuntime): TaskRuntime {
-  return { ...runtime, elicitationTimeoutMs: Infinity };
-}
-
-/** The request's own channels must not fail a task that outlived the request. */
-function detachedLog(req: RoundRequest): RoundRequest['log'] {
-  return (level, data) => req.log(level, data).catch(() => undefined);
+  const read = readLegacyTaskParam(era.task);
+  if ('problem' in read) return { kind: 'refuse', error: read.problem };
+  const decision = decideLegacyTask(name, task.support, read.requested);
+  if (decision.kind !== 'task') return decision;
+  return { kind: 'task', ttlMs: legacyTtl(read.requested ? read.ttl : undefined, task.ttlMs) };
 }
 
 /**
@@ -114,160 +50,9 @@ export function serveToolCall(
   era: TaskCallEra,
 ): Promise<RoundReply> {
   const task = runtime.tools.get(req.params.name as string)?.task;
-  return task === undefined ? serveRound(runtime, req) : serveTaskCall(runtime, req, era, task);
-}
-
-/** A `tools/call` of a tool declared with `task`. */
-async function serveTaskCall(
-  runtime: TaskRuntime,
-  req: RoundRequest,
-  era: TaskCallEra,
-  task: ResolvedTaskOptions,
-): Promise<RoundReply> {
-  const name = req.params.name as string;
-  let requestedTtl: number | undefined;
-  let decision;
-  if (era.era === 'modern') {
-    decision = decideModernTask(name, task.support, req.request.clientCapabilities);
-  } else {
-    const read = readLegacyTaskParam(era.task);
-    if ('problem' in read) return { kind: 'error', error: read.problem };
-    requestedTtl = read.requested ? read.ttl : undefined;
-    decision = decideLegacyTask(name, task.support, read.requested);
-  }
-  if (decision.kind === 'refuse') return { kind: 'error', error: decision.error };
-  if (decision.kind === 'sync') return serveRound(runtime, req);
-
-  const start = {
-    scope: scopeOf(req, name, era),
-    ttlMs: era.era === 'modern' ? task.ttlMs : legacyTtl(requestedTtl, task.ttlMs),
-    pollIntervalMs: task.pollIntervalMs,
-  };
-  const created = (record: TaskRecord): RoundReply => ({
-    kind: 'result',
-    result: (era.era === 'modern'
-      ? createTaskResult(record)
-      : legacyCreateTaskResult(record)) as unknown as Record<string, unknown>,
-  });
-  if (task.start === 'by-handler' && era.era === 'modern') {
-    return startedByHandler(runtime, req, start, created);
-  }
-  const completeElicitation = req.push?.completeElicitation;
-  const record = await runtime.tasks.start({
-    ...start,
-    run: async (io) =>
-      outcomeOf(
-        await serveRound(taskRuntime(runtime), {
-          ...req,
-          signal: io.signal,
-          log: detachedLog(req),
-          push: taskPushChannel(
-            io,
-            completeElicitation !== undefined ? { completeElicitation } : {},
-          ),
-          progress: (progress, total, message) => io.reportProgress(progress, total, message),
-        }),
-      ),
-  });
-  if (era.era === 'handshake' && era.notify !== undefined) {
-    announceStatus(runtime, record, era.notify);
-  }
-  return created(record);
-}
-
-/**
- * 2025-11-25: tell the session each time its task's status (or status message) changes, with
- * `notifications/tasks/status` (optional in that revision; clients still poll). The task runs
- * on this replica, as the session does, so this replica sees every change; it stops at the
- * end, or once the session cannot be told any more.
- */
-function announceStatus(
-  runtime: TaskRuntime,
-  record: TaskRecord,
-  notify: NonNullable<Extract<TaskCallEra, { era: 'handshake' }>['notify']>,
-): void {
-  const shown = (task: TaskRecord): string => `${task.status}\n${statusMessageOf(task) ?? ''}`;
-  let last = shown(record); // the CreateTaskResult said as much
-  let stopped = false;
-  const stop = (): void => {
-    stopped = true;
-    unwatch();
-  };
-  const see = (changed: TaskRecord | undefined): void => {
-    if (stopped) return;
-    if (changed === undefined) return stop();
-    const now = shown(changed);
-    if (now !== last) {
-      last = now;
-      const { method, params } = legacyStatusNotification(changed);
-      notify({ method, params: params as unknown as Record<string, unknown> }).catch(stop);
-    }
-    if (isFinished(changed)) stop();
-  };
-  const unwatch = runtime.tasks.watch(record.taskId, see);
-  // What changed before the watch began.
-  runtime.tasks.store.get(record.taskId).then(see, () => {});
-}
-
-/**
- * `start: 'by-handler'`: a round like any other, until `ctx.startTask()` creates the task; from
- * then on the handler's signal follows the task, its questions go on the task, and its result
- * becomes the task's.
- */
-async function startedByHandler(
-  runtime: TaskRuntime,
-  req: RoundRequest,
-  start: { scope: TaskScope; ttlMs: ResolvedTaskOptions['ttlMs']; pollIntervalMs: number },
-  created: (record: TaskRecord) => RoundReply,
-): Promise<RoundReply> {
-  const controller = new AbortController();
-  const followRequest = (): void => controller.abort(req.signal.reason);
-  if (req.signal.aborted) controller.abort(req.signal.reason);
-  else req.signal.addEventListener('abort', followRequest, { once: true });
-
-  let io: TaskIO | undefined;
-  let record: TaskRecord | undefined;
-  let settle: (outcome: TaskOutcome) => void = () => {};
-  const outcome = new Promise<TaskOutcome>((resolve) => (settle = resolve));
-  let announce: () => void = () => {};
-  const started = new Promise<'started'>((resolve) => (announce = () => resolve('started')));
-  let starting: Promise<PushChannel> | undefined;
-
-  const startTask = (): Promise<PushChannel> =>
-    (starting ??= (async () => {
-      let taken: (io: TaskIO) => void = () => {};
-      const given = new Promise<TaskIO>((resolve) => (taken = resolve));
-      record = await runtime.tasks.start({
-        ...start,
-        run: (taskIo) => {
-          taken(taskIo);
-          return outcome;
-        },
-      });
-      io = await given;
-      // The request is answered now; from here on only the task can stop the handler.
-      req.signal.removeEventListener('abort', followRequest);
-      if (io.signal.aborted) controller.abort(io.signal.reason);
-      else io.signal.addEventListener('abort', () => controller.abort(io!.signal.reason));
-      announce();
-      return taskPushChannel(io);
-    })());
-
-  const round = serveRound(taskRuntime(runtime), {
-    ...req,
-    signal: controller.signal,
-    log: detachedLog(req),
-    progress: (progress, total, message) =>
-      io !== undefined
-        ? io.reportProgress(progress, total, message)
-        : (req.progress?.(progress, total, message) ?? Promise.resolve()),
-    startTask,
-  });
-  const first = await Promise.race([round, started]);
-  if (record === undefined) {
-    req.signal.removeEventListener('abort', followRequest);
-    return first as RoundReply;
-  }
-  void round.then((reply) => settle(outcomeOf(reply)));
-  return created(record);
+  const decision = task === undefined ? undefined : decideTask(req, era, task);
+  if (decision?.kind === 'refuse') return Promise.resolve({ kind: 'error', error: decision.error });
+  const launch =
+    decision?.kind === 'task' ? launchTask(runtime, req, era, task!, decision.ttlMs) : undefined;
+  return launch === undefined ? serveRound(runtime, req) : launch(serveRound);
 }

@@ -159,10 +159,15 @@ export class RequestTrace {
     this.#context = trace.setSpan(parentContext, this.#span);
   }
 
-  /** Run `fn` with this request's span as the active one (so a handler's own spans nest). */
-  run<T>(fn: () => T): T {
+  /**
+   * Call `fn(...args)` with this request's span as the active one (so a handler's own spans
+   * nest). The arguments are passed through, so a caller needs no closure around its call.
+   */
+  run<A extends unknown[], T>(fn: (...args: A) => T, ...args: A): T {
     this.begin();
-    return this.#context === undefined ? fn() : otelContext.with(this.#context, fn);
+    return this.#context === undefined
+      ? fn(...args)
+      : otelContext.with(this.#context, fn, undefined, ...args);
   }
 
   #set(key: string, value: AttributeValue): void {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { ParleyServer, elicitRequest, inputRequired, type RunningServer } from '../../src/index.ts';
 import { replyJson } from '../../src/modern/encode.ts';
-import { markSealedAsk } from '../../src/round/finishAsk.ts';
+import { markSealedAsk } from '../../src/flow/seal.ts';
 
 /**
  * An asking round's reply is written with its sealed `requestState` put into the text as it is

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 
 import { describe, expect, test } from 'vitest';
 
-import { markSealedAsk } from '../../src/round/finishAsk.ts';
+import { markSealedAsk } from '../../src/flow/seal.ts';
 import { LineTransport } from '../../src/stdio/lineTransport.ts';
 
 /**

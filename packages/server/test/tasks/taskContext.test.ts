@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { Context } from '../../src/handler/context.ts';
-import { FlowReplay } from '../../src/handler/flowReplay.ts';
+import { Flow } from '../../src/flow/flow.ts';
 import { TaskEngine } from '../../src/tasks/taskEngine.ts';
 import type { TaskIO } from '../../src/tasks/taskEngineTypes.ts';
 import { taskPushChannel } from '../../src/tasks/taskPushChannel.ts';
@@ -20,7 +20,6 @@ import { ManualClock } from '../helpers/manualClock.ts';
 function contextFor(io: TaskIO): Context {
   return new Context({
     handler: { kind: 'tool', name: 'deploy', cacheable: false },
-    replay: new FlowReplay(undefined, null, {}),
     request: {
       protocolVersion: '2025-11-25',
       era: 'handshake',
@@ -30,10 +29,18 @@ function contextFor(io: TaskIO): Context {
       sessionId: undefined,
       principal: undefined,
     },
-    flow: { id: 'f', round: 1, startedAt: 0 },
-    inputResponses: null,
-    requestState: null,
-    state: null,
+    // A task's flow has one round: nothing is sealed, nothing replayed.
+    flow: new Flow({
+      identity: { id: 'f', round: 1, startedAt: 0 },
+      envelope: undefined,
+      asked: {},
+      answers: null,
+      misfits: [],
+      maxReasks: 2,
+      use: undefined,
+      sealer: undefined as never,
+      binding: { method: 'tools/call', target: 'deploy', arguments: {} },
+    }),
     maxReasks: 2,
     cancellation: io,
     push: taskPushChannel(io),

@@ -1,6 +1,7 @@
 import { requiredCapabilities, ToolResult, type InputRequest } from '@parley/core';
 
 import { readAnswer } from '../../ask/answers.ts';
+import type { Flow } from '../../flow/flow.ts';
 import type { Context } from '../context.ts';
 import { answerFromArguments } from './argumentAnswers.ts';
 import type { ToolFallback } from './argumentSlots.ts';
@@ -20,30 +21,16 @@ export interface RoundFallback {
 }
 
 /**
- * Thrown through the handler to end the call with `result` (a custom fallback's, or the
- * arguments a call still needs). The round also keeps it by context, so a handler that catches
- * it still ends with it: it has no answer to go on with.
- */
-export class CallEnded {
-  constructor(readonly result: ToolResult) {}
-}
-
-/** The result a round ends with because its fallback ended the call. */
-export const endedCalls: WeakMap<object, ToolResult> = new WeakMap();
-
-function end(context: Context, result: ToolResult): never {
-  endedCalls.set(context, result);
-  throw new CallEnded(result);
-}
-
-/**
  * Answers, by key, to `asks` (none of which this client can answer), from the tool's fallback.
  * `fail(ask)` throws the error the ask fails with under `'error'` (and `'hide'`, and for an ask
- * the tool did not declare).
+ * the tool did not declare). A fallback that ends the call (a custom one's result, or the
+ * arguments the call still needs) ends it through the flow, which keeps the result: a handler
+ * that catches the end still ends with it, having no answer to go on with.
  */
 export async function fallbackAnswers(
   round: RoundFallback | undefined,
   context: Context,
+  flow: Flow,
   asks: readonly (readonly [string, InputRequest])[],
   fail: (ask: InputRequest) => never,
 ): Promise<Record<string, unknown>> {
@@ -59,7 +46,7 @@ export async function fallbackAnswers(
         context,
       });
       if (given === undefined) fail(ask);
-      if (given instanceof ToolResult) end(context, given);
+      if (given instanceof ToolResult) flow.end(given);
       answers[key] = readAnswer(ask, given, key);
     }
     return answers;
@@ -83,5 +70,5 @@ export async function fallbackAnswers(
     if (entry.userOnly.length > 0) needed.push({ entry, ask: entry.ask, why: 'user-only' });
     else if (!given) needed.push({ entry, ask: entry.ask, why: 'missing' });
   }
-  return end(context, argumentsNeededResult(round.tool, needed));
+  return flow.end(argumentsNeededResult(round.tool, needed));
 }

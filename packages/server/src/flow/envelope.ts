@@ -9,12 +9,11 @@ import {
 
 import { fillRandom } from '../utils/randomness.ts';
 import type { AskedEntry, AskedRecord, AskKind } from '../ask/asked.ts';
-import type { FlowRecord, RecordedAnswer } from '../handler/flowReplay.ts';
 import { isEmpty } from '../utils/records.ts';
 
 /**
  * What Parley puts inside every sealed `requestState`: the flow's identity, the author's own
- * state, and what the round that minted it asked (so the next round accepts only answers to
+ * `requestState` string, and what the round that minted it asked (so the next round accepts only answers to
  * that). A round that asked a question again after a bad answer also carries the good answers
  * of that round and how often each key was asked again. A flow written with `ctx.ask` also
  * carries every answer it was given so far (each tied to its key and the digest of the question
@@ -25,7 +24,7 @@ import { isEmpty } from '../utils/records.ts';
  * ```
  * { v: 2, f: flowId, r: round, t: startedAt,
  *   p?: traceparent, w?: askedAt,                                                 telemetry
- *   s?: author state string | j?: author state JSON,
+ *   s?: the author's requestState,
  *   a?: { key: { k: kind code, d: digest, m?: message, q?: requestedSchema } },   asked
  *   c?: { key: answer },                                                          carried
  *   n?: { key: re-ask count },
@@ -34,24 +33,34 @@ import { isEmpty } from '../utils/records.ts';
  * ```
  */
 
-/** The author's state, as the handler returned it. */
-export type AuthorState = { form: 'string'; value: string } | { form: 'json'; value: unknown };
+/** One answer `ctx.ask` was given, kept for the re-runs of its flow. */
+export interface RecordedAnswer {
+  /** The digest of the question it answered: a changed question is asked again. */
+  digest: string;
+  /** The answer as the client sent it (read again, typed, on every replay). */
+  answer: InputResponse;
+}
 
-/** One sealed envelope: the flow's record (what `ctx.ask` and `ctx.remember` kept), and more. */
-export interface RoundEnvelope extends FlowRecord {
+/** One sealed envelope: everything a flow carries from one round to the next. */
+export interface FlowEnvelope {
   /** The id shared by every round of one logical call. */
   flowId: string;
   /** The round that minted this state (the next round is `round + 1`). */
   round: number;
   /** When the flow's first round started (ms since the epoch). */
   startedAt: number;
-  state: AuthorState | null;
+  /** The author's own state (`inputRequired({ requestState })`), read back as `ctx.requestState`. */
+  requestState: string | null;
   /** What the minting round asked; an empty record for a state-only round. */
   asked: AskedRecord;
   /** Good answers of a round whose other answers were asked again, handed to the next round. */
   carried: InputResponses;
   /** How many times each key has been asked again after a bad answer. */
   reasks: Readonly<Record<string, number>>;
+  /** The answers `ctx.ask` was given in this flow so far, by key. */
+  answers: Readonly<Record<string, RecordedAnswer>>;
+  /** The values `ctx.remember` computed in this flow so far, by key (JSON). */
+  remembered: Readonly<Record<string, unknown>>;
   /** Telemetry, when it records: the `traceparent` of the round that minted this state. */
   trace?: string | undefined;
   /** Telemetry, when it records metrics: when this state was minted (ms since the epoch). */
@@ -76,7 +85,6 @@ interface WireEnvelope {
   p?: string;
   w?: number;
   s?: string;
-  j?: unknown;
   a?: Record<string, WireAsk>;
   c?: Record<string, unknown>;
   n?: Record<string, number>;
@@ -105,12 +113,11 @@ export function newFlowId(): string {
   return hex;
 }
 
-function toWire(envelope: RoundEnvelope): WireEnvelope {
+function toWire(envelope: FlowEnvelope): WireEnvelope {
   const wire: WireEnvelope = { v: 2, f: envelope.flowId, r: envelope.round, t: envelope.startedAt };
   if (envelope.trace !== undefined) wire.p = envelope.trace;
   if (envelope.askedAt !== undefined) wire.w = envelope.askedAt;
-  if (envelope.state?.form === 'string') wire.s = envelope.state.value;
-  if (envelope.state?.form === 'json') wire.j = envelope.state.value;
+  if (envelope.requestState !== null) wire.s = envelope.requestState;
   if (!isEmpty(envelope.asked)) {
     wire.a = {};
     for (const key in envelope.asked) {
@@ -175,8 +182,9 @@ function answersOf(wire: unknown): Record<string, RecordedAnswer> | undefined {
   return answers;
 }
 
-function fromWire(value: unknown): RoundEnvelope | undefined {
-  if (!isRecord(value) || value.v !== 2) return undefined;
+function fromWire(value: unknown): FlowEnvelope | undefined {
+  // `j` (a JSON state) was sealed by a Parley that still had `inputRequired({ state })`.
+  if (!isRecord(value) || value.v !== 2 || 'j' in value) return undefined;
   const { f, r, t, p, w, s, a, c, n, y, z } = value;
   if (typeof f !== 'string' || !Number.isSafeInteger(r) || (r as number) < 1) return undefined;
   if (!Number.isSafeInteger(t) || (s !== undefined && typeof s !== 'string')) return undefined;
@@ -195,12 +203,7 @@ function fromWire(value: unknown): RoundEnvelope | undefined {
     flowId: f,
     round: r as number,
     startedAt: t as number,
-    state:
-      s !== undefined
-        ? { form: 'string', value: s }
-        : 'j' in value
-          ? { form: 'json', value: value.j }
-          : null,
+    requestState: (s as string | undefined) ?? null,
     asked,
     carried: (c ?? {}) as InputResponses,
     reasks: (n ?? {}) as Record<string, number>,
@@ -212,7 +215,7 @@ function fromWire(value: unknown): RoundEnvelope | undefined {
 }
 
 /** The bytes (UTF-8, before sealing) the flow's replay record takes in an envelope. */
-export function recordBytes(envelope: RoundEnvelope): { answers: number; remembered: number } {
+export function recordBytes(envelope: FlowEnvelope): { answers: number; remembered: number } {
   const wire = toWire(envelope);
   const size = (value: unknown) =>
     value === undefined ? 0 : new TextEncoder().encode(JSON.stringify(value)).length;
@@ -226,7 +229,7 @@ export function recordBytes(envelope: RoundEnvelope): { answers: number; remembe
  */
 export function sealEnvelope(
   sealer: RequestStateSealer,
-  envelope: RoundEnvelope,
+  envelope: FlowEnvelope,
   binding: RequestBinding | BoundRequest,
 ): string | Promise<string> {
   return sealer.sealNow(JSON.stringify(toWire(envelope)), binding);
@@ -234,7 +237,7 @@ export function sealEnvelope(
 
 /** An opened envelope, with what single use needs to know about its token. */
 export interface OpenedEnvelope {
-  envelope: RoundEnvelope;
+  envelope: FlowEnvelope;
   /** The token's id and the last moment it opens: only when opened for single use. */
   token: { id: string; expiresAt: number } | undefined;
 }

@@ -1,16 +1,20 @@
-import type { InputRequest, InputRequests } from '@parley/core';
+import type { InputRequest, InputRequests, ToolResult } from '@parley/core';
 
 /**
- * How `ctx.ask` ends a modern round at a question that has no answer yet: it throws an
- * {@link AskSuspension}, the round pipeline catches it where the handler returns (inside the
- * middleware chain, so middleware sees an ordinary asking round), and the round ends with an
- * `InputRequiredResult` for the pending questions. The handler runs again from the top when the
- * client answers, and `ctx.ask` then returns the answers.
+ * The two ways a handler's run ends early, thrown through the author's code:
  *
- * It is thrown, not returned, so `await ctx.ask(...)` needs no `if` around it. A handler that
- * catches it and carries on would otherwise finish with a result built on an answer it never
- * got; so the suspension is remembered by the context, and a round that ends any other way
- * after one is a `RoundFault` that says what happened (`round/runHandler.ts`).
+ * - {@link AskSuspension}: `ctx.ask` ends a modern round at a question that has no answer yet.
+ *   The round pipeline catches it where the handler returns (inside the middleware chain, so
+ *   middleware sees an ordinary asking round), and the round ends with an `InputRequiredResult`
+ *   for the pending questions. The handler runs again from the top when the client answers, and
+ *   `ctx.ask` then returns the answers.
+ * - {@link CallEnded}: a tool's `askFallback` ends the call with a result for the model.
+ *
+ * They are thrown, not returned, so `await ctx.ask(...)` needs no `if` around it. A handler that
+ * catches one and carries on would otherwise finish with a result built on an answer it never
+ * got; so the {@link Flow} keeps what ended its run (`flow.suspension`, `flow.ended`), and a
+ * round that ends any other way after one is a `RoundFault` that says what happened
+ * (`round/runHandler.ts`).
  */
 
 const MESSAGE =
@@ -52,5 +56,7 @@ Object.defineProperties(AskSuspension.prototype, {
   stack: { value: `AskSuspension: ${MESSAGE}`, configurable: true, writable: true },
 });
 
-/** The suspension each context threw, if its run ended at a question (read by the pipeline). */
-export const suspensions: WeakMap<object, AskSuspension> = new WeakMap();
+/** Thrown through the handler to end the call with `result` (its `askFallback`'s). */
+export class CallEnded {
+  constructor(readonly result: ToolResult) {}
+}

@@ -1,4 +1,7 @@
-import { checkOptionKeys, optionKeys } from '@parley/core';
+import { InvalidRequestStateError, checkOptionKeys, optionKeys } from '@parley/core';
+
+import type { RequestTrace } from '../telemetry/requestTrace.ts';
+import type { FlowEnvelope, OpenedEnvelope } from './envelope.ts';
 
 /**
  * Single use of `requestState`, in a way that survives real networks.
@@ -168,4 +171,35 @@ export async function useToken(
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
+}
+
+/** An opened state, with the round's claim on its token (single use), or none. */
+export interface ClaimedState {
+  envelope: FlowEnvelope;
+  use: TokenUse | undefined;
+}
+
+/** A spent token's first outcome, sent again instead of running anything. */
+export interface ReplayedOutcome {
+  replay: unknown;
+}
+
+/**
+ * Claim an opened token for this round before anything runs: run it, send the outcome its first
+ * round had, or refuse it (a replay past the window) as invalid state.
+ */
+export async function claimToken(
+  policy: SingleUsePolicy,
+  opening: OpenedEnvelope | Promise<OpenedEnvelope>,
+  req: { readonly signal: AbortSignal; readonly trace?: RequestTrace | undefined },
+): Promise<ClaimedState | ReplayedOutcome> {
+  const { envelope, token } = await opening;
+  if (token === undefined) return { envelope, use: undefined };
+  const use = await useToken(policy, token.id, token.expiresAt, req.signal);
+  if (use.kind === 'replay') return { replay: use.outcome };
+  if (use.kind === 'refuse') {
+    req.trace?.refusedReplay();
+    throw new InvalidRequestStateError({ reason: 'replayed' });
+  }
+  return { envelope, use };
 }
