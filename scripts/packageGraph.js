@@ -25,7 +25,7 @@ export const packageGraph = {
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
   redis: {
-    parley: ['core', 'server', 'state-sealing'],
+    parley: ['core', 'server'],
     external: ['@modelcontextprotocol/server'],
   },
   forms: { parley: ['core', 'schema'], external: [] },
