@@ -9,7 +9,7 @@ import { libraryConfig } from '../../tsdown.base.ts';
  * import). Telemetry's loader (`telemetry/telemetry.ts`) stays in the server chunk.
  */
 const LOADED_ON_DEMAND =
-  /\/src\/(handshake\/sessionServer|utils\/sdkModule|round\/middlewareModule|stdio\/|telemetry\/(apiTelemetry|requestTrace|traceContext|instruments|attributes)\.ts)/;
+  /\/src\/(handshake\/(sessionServer|sdkInternals)|utils\/sdkModule|round\/middlewareModule|stdio\/|telemetry\/(apiTelemetry|requestTrace|traceContext|instruments|attributes)\.ts)/;
 
 /**
  * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code
