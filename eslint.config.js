@@ -17,7 +17,11 @@ function restrictedImports(name, { inSource }) {
   }));
   const patterns = [
     {
-      group: ['@parley/*/*', '!@parley/*/package.json'],
+      group: [
+        '@parley/*/*',
+        '!@parley/*/package.json',
+        ...(packageGraph[name].internalEntries ?? []).map((entry) => `!${entry}`),
+      ],
       message: 'Import a @parley package through its public entry point, never its internals.',
     },
     ...(inSource

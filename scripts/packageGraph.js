@@ -5,9 +5,11 @@
  * `@parley/*` packages listed for it, and only the MCP SDK packages listed under `external`;
  * a package marked `noIo` keeps `node:*` out of its source, and one marked `noSchemaLibrary`
  * imports no schema library (it reads them through Standard Schema; they stay the author's
- * optional peers).
+ * optional peers). `internalEntries` names the non-public entries of other packages a package
+ * may import (`@parley/state-sealing/internal`, for @parley/server only); every other subpath
+ * of a `@parley/*` package stays out of reach.
  *
- * @type {Record<string, { parley: string[]; external: string[]; noIo?: boolean; noSchemaLibrary?: boolean }>}
+ * @type {Record<string, { parley: string[]; external: string[]; internalEntries?: string[]; noIo?: boolean; noSchemaLibrary?: boolean }>}
  */
 export const packageGraph = {
   core: { parley: [], external: [], noIo: true },
@@ -19,10 +21,11 @@ export const packageGraph = {
   server: {
     parley: ['core', 'schema', 'state-sealing', 'middleware'],
     external: ['@modelcontextprotocol/server'],
+    internalEntries: ['@parley/state-sealing/internal'],
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
   redis: {
-    parley: ['core', 'server', 'state-sealing'],
+    parley: ['core', 'server'],
     external: ['@modelcontextprotocol/server'],
   },
   forms: { parley: ['core', 'schema'], external: [] },

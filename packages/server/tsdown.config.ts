@@ -9,7 +9,7 @@ import { libraryConfig } from '../../tsdown.base.ts';
  * import). Telemetry's loader (`telemetry/telemetry.ts`) stays in the server chunk.
  */
 const LOADED_ON_DEMAND =
-  /\/src\/(handshake\/sessionServer|utils\/sdkModule|round\/middlewareModule|stdio\/|telemetry\/(apiTelemetry|requestTrace|traceContext|instruments|attributes)\.ts)/;
+  /\/src\/(handshake\/(sessionServer|sdkInternals)|utils\/sdkModule|round\/middlewareModule|stdio\/|telemetry\/(apiTelemetry|requestTrace|traceContext|instruments|attributes)\.ts)/;
 
 /**
  * Everything else the server runs goes into one chunk. Left to itself the bundler splits the code
@@ -33,7 +33,9 @@ export default defineConfig({
   // Their code goes into that chunk too: two packages fewer to resolve and read at start-up.
   // They stay dependencies, for the declarations, which import them. `@parley/core` stays
   // external: its classes and errors are what an app's own copy exchanges with the server.
-  noExternal: [/^@parley\/(schema|state-sealing)$/],
+  // state-sealing's internal entry is bundled with its main one: it answers only for sealers
+  // made by the same copy of the package.
+  noExternal: [/^@parley\/(schema|state-sealing(\/internal)?)$/],
   outputOptions: {
     advancedChunks: { groups: [{ name: 'server', test: inServerChunk }] },
   },

@@ -12,7 +12,6 @@ import {
 } from '@parley/middleware';
 import {
   createRedisEventStore,
-  createRedisReplayStore,
   createRedisSingleUseStore,
   createRedisTaskStore,
   type RedisClient,
@@ -128,7 +127,6 @@ const checked: Record<string, (extra: Record<string, unknown>) => unknown> = {
   'middleware:ResponseCachingOptions': (extra) => new ResponseCachingMiddleware({ ...extra }),
   'middleware:TimingOptions': (extra) => new TimingMiddleware({ ...extra }),
   'redis:RedisEventStoreOptions': (extra) => createRedisEventStore(redis, { ...extra }),
-  'redis:RedisReplayStoreOptions': (extra) => createRedisReplayStore(redis, { ...extra }),
   'redis:RedisSingleUseStoreOptions': (extra) => createRedisSingleUseStore(redis, { ...extra }),
   'redis:RedisTaskStoreOptions': (extra) => createRedisTaskStore(redis, { ...extra }),
   'redis:RedisStoreOptions': (extra) => createRedisSingleUseStore(redis, { ...extra }),

@@ -70,6 +70,34 @@ describe('ESLint enforces the dependency directions of DESIGN.md', () => {
     );
   });
 
+  test.each(packages)(
+    '@parley/%s may import @parley/state-sealing/internal only when given it',
+    async (pkg) => {
+      const messages = await restrictedImportMessages(
+        pkg,
+        `import { sealAtOnce } from '@parley/state-sealing/internal';\nexport { sealAtOnce };\n`,
+      );
+      const given = packageGraph[pkg]!.internalEntries ?? [];
+      if (given.includes('@parley/state-sealing/internal')) {
+        expect(messages).toEqual([]);
+      } else {
+        expect(messages.join('\n')).toContain(
+          'Import a @parley package through its public entry point',
+        );
+      }
+    },
+  );
+
+  test('only @parley/server is given a non-public entry, and only state-sealing’s', () => {
+    const given = Object.fromEntries(
+      packages.flatMap((pkg) => {
+        const entries = packageGraph[pkg]!.internalEntries;
+        return entries === undefined ? [] : [[pkg, entries]];
+      }),
+    );
+    expect(given).toEqual({ server: ['@parley/state-sealing/internal'] });
+  });
+
   test.each(packages)('@parley/%s may use only the SDK packages it is given', async (pkg) => {
     for (const sdk of [
       '@modelcontextprotocol/server',

@@ -108,6 +108,18 @@ describe.each(packages)('@parley/%s', (pkg) => {
     });
   });
 
+  test('exports each further entry the same way, from the source file of its name', () => {
+    for (const [subpath, entry] of Object.entries(manifest.exports ?? {})) {
+      if (subpath === '.' || subpath === './package.json') continue;
+      const name = subpath.slice('./'.length);
+      expect(entry, subpath).toEqual({
+        '@parley/source': `./src/${name}.ts`,
+        import: { types: `./dist/${name}.d.mts`, default: `./dist/${name}.mjs` },
+        require: { types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` },
+      });
+    }
+  });
+
   test('declares exactly the @parley dependencies DESIGN.md allows it', () => {
     const declared = Object.keys(manifest.dependencies ?? {})
       .filter((dep) => dep.startsWith('@parley/'))

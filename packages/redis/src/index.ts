@@ -5,8 +5,6 @@
 
 export { createRedisSingleUseStore } from './singleUseStore.ts';
 export type { RedisSingleUseStoreOptions } from './singleUseStore.ts';
-export { createRedisReplayStore } from './replayStore.ts';
-export type { RedisReplayStoreOptions } from './replayStore.ts';
 export { createRedisEventStore } from './eventStore.ts';
 export type { RedisEventStoreOptions } from './eventStore.ts';
 export { createRedisTaskStore } from './taskStore.ts';

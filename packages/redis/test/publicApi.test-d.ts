@@ -1,11 +1,9 @@
 import type { EventStore, SingleUseStore, TaskStore } from '@parley/server';
-import type { ReplayStore } from '@parley/state-sealing';
 import { createClient } from 'redis';
 import { expectTypeOf, test } from 'vitest';
 
 import {
   createRedisEventStore,
-  createRedisReplayStore,
   createRedisSingleUseStore,
   createRedisTaskStore,
   type RedisClient,
@@ -20,7 +18,6 @@ test('a node-redis client is a RedisClient, with or without modules and RESP3', 
 test('the stores are the interfaces Parley takes', () => {
   const client = createClient();
   expectTypeOf(createRedisSingleUseStore(client)).toEqualTypeOf<SingleUseStore>();
-  expectTypeOf(createRedisReplayStore(client)).toEqualTypeOf<ReplayStore>();
   expectTypeOf(createRedisEventStore(client)).toEqualTypeOf<EventStore>();
   expectTypeOf(createRedisTaskStore(client)).toEqualTypeOf<TaskStore>();
 });

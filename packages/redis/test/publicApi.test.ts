@@ -9,7 +9,6 @@ test('the public API is exactly this', () => {
     [
       'RedisStoreError',
       'createRedisEventStore',
-      'createRedisReplayStore',
       'createRedisSingleUseStore',
       'createRedisTaskStore',
     ].sort(),

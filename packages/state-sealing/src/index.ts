@@ -8,7 +8,7 @@
  */
 
 export { createRequestStateSealer } from './requestStateSealer.ts';
-export type { OpenedToken, RequestStateSealer } from './requestStateSealer.ts';
+export type { OpenedToken, RequestStateSealer } from './sealerApi.ts';
 export type { RequestStateSealerOptions } from './options.ts';
 export type { BoundRequest, RequestBinding } from './binding.ts';
 export type { SealingEngineName } from './engines/engine.ts';

@@ -2,8 +2,7 @@ import { checkKnownKeys } from './knownKeys.ts';
 
 /**
  * Remembers which tokens have been opened, so that a sealer configured with it opens each token
- * once. For several replicas the store must be shared (`createRedisReplayStore` of `@parley/redis`): claiming
- * has to be atomic across all of them.
+ * once. For several replicas the store must be shared, and claiming atomic across all of them.
  */
 export interface ReplayStore {
   /**

@@ -9,6 +9,8 @@ import {
 } from './keyRing.ts';
 import { checkOptions, type RequestStateSealerOptions } from './options.ts';
 import { RequestStateError } from './requestStateError.ts';
+import type { OpenedToken, RequestStateSealer } from './sealerApi.ts';
+import { registerInternals } from './sealerInternals.ts';
 import {
   AUDIENCE_TAG_BYTES,
   CLAIMS_BYTES,
@@ -27,58 +29,6 @@ import {
   tokenLength,
   writeClaims,
 } from './tokenFormat.ts';
-
-/** Seals `requestState` for the client to carry, and opens what the client brings back. */
-export interface RequestStateSealer {
-  /**
-   * Seals `plaintext` into an opaque token bound to `binding`. Rejects with a
-   * `RequestStateError` (`too-large`) when the token would exceed `maxTokenBytes`, so an author
-   * finds out while developing, and with a `TypeError` for a malformed binding or a string with
-   * lone surrogates (which would not survive the round trip).
-   */
-  seal(plaintext: string, binding: RequestBinding | BoundRequest): Promise<string>;
-  /**
-   * Opens a token sealed for the same audience and binding, within its lifetime, under a key in
-   * the ring. For any `token` whatsoever, rejects with nothing but a `RequestStateError` whose
-   * `reason` says why (for logs; never tell the client).
-   */
-  open(token: string, binding: RequestBinding | BoundRequest): Promise<string>;
-  /**
-   * `open`, also returning what a server needs to enforce single use itself: the token's id
-   * (unique per token, never reused) and the last moment it can open (expiry plus clock skew).
-   */
-  openToken(token: string, binding: RequestBinding | BoundRequest): Promise<OpenedToken>;
-  /**
-   * `seal`, answered at once wherever the engine answers at once (`node:crypto`, once the keys
-   * are derived): the token itself, else a promise of it. What `seal` would reject with is
-   * thrown here instead. For a server's hot path, where a promise and an await per round are a
-   * measurable share of the round; everyone else wants `seal`.
-   */
-  sealNow(plaintext: string, binding: RequestBinding | BoundRequest): string | Promise<string>;
-  /** `open`, answered at once where it can be, as {@link sealNow} is; throws what it would reject. */
-  openNow(token: string, binding: RequestBinding | BoundRequest): string | Promise<string>;
-  /** `openToken`, answered at once where it can be, as {@link sealNow} is. */
-  openTokenNow(
-    token: string,
-    binding: RequestBinding | BoundRequest,
-  ): OpenedToken | Promise<OpenedToken>;
-  /**
-   * The binding checked and digested once, to pass to `seal`, `open` and `openToken` in its
-   * place: a server that opens a request's token and seals the next one binds both to the same
-   * request, and need not hash it twice. Throws a `TypeError` for a malformed binding, as they
-   * would; the binding is read now, so later changes to the object do not reach the result.
-   */
-  bind(binding: RequestBinding): BoundRequest;
-}
-
-/** What {@link RequestStateSealer.openToken} returns. */
-export interface OpenedToken {
-  plaintext: string;
-  /** The token's id: its key id and nonce, base64url. */
-  tokenId: string;
-  /** After this (milliseconds since the epoch) the token no longer opens. */
-  expiresAt: number;
-}
 
 const API = 'createRequestStateSealer';
 const AUDIENCE_DOMAIN = 'parley/state-sealing/v1 audience\n';
@@ -246,7 +196,7 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     });
   }
 
-  function sealNow(
+  function sealAtOnce(
     plaintext: string,
     binding: RequestBinding | BoundRequest,
   ): string | Promise<string> {
@@ -301,9 +251,9 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
     return TOKEN_PREFIX + engine.encodeBase64Url(bytes);
   }
 
-  return {
+  const sealer: RequestStateSealer = {
     async seal(plaintext, binding) {
-      return sealNow(plaintext, binding);
+      return sealAtOnce(plaintext, binding);
     },
 
     async open(token, binding) {
@@ -314,24 +264,23 @@ export function createRequestStateSealer(options: RequestStateSealerOptions): Re
       return openSealed(token, binding, true);
     },
 
-    sealNow,
-
-    openNow(token, binding) {
-      const opened = openSealed(token, binding, false);
-      return opened instanceof Promise
-        ? opened.then((result) => result.plaintext)
-        : opened.plaintext;
-    },
-
-    openTokenNow(token, binding) {
-      return openSealed(token, binding, true);
-    },
-
     bind(binding) {
       checkBinding(binding, 'bind');
       return new BoundRequest(digestText(binding));
     },
   };
+  // The answers at once, for @parley/server's hot path only (`@parley/state-sealing/internal`).
+  registerInternals(sealer, {
+    seal: sealAtOnce,
+    open(token, binding) {
+      const opened = openSealed(token, binding, false);
+      return opened instanceof Promise
+        ? opened.then((result) => result.plaintext)
+        : opened.plaintext;
+    },
+    openToken: (token, binding) => openSealed(token, binding, true),
+  });
+  return sealer;
 
   /** The digest of a binding's text, or why there is none (arguments with no JSON form). */
   function digestText(

@@ -11,19 +11,25 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { libraryConfig } from '../../../tsdown.base.ts';
 import * as source from '../src/index.ts';
+import type * as sourceInternal from '../src/internal.ts';
 import { BOOK_TRIP, KEY_A } from './helpers.ts';
 
 type Module = typeof source;
+type InternalModule = typeof sourceInternal;
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const outDir = mkdtempSync(join(tmpdir(), 'parley-state-sealing-dual-'));
 let esm: Module;
 let cjs: Module;
+let esmInternal: InternalModule;
+let cjsInternal: InternalModule;
 
 beforeAll(async () => {
-  // Build the package the way `pnpm build` does (both entries, ESM and CJS), into a scratch directory.
+  // Build the package the way `pnpm build` does (every entry, ESM and CJS), into a scratch directory.
   await build({
-    ...libraryConfig([join(packageRoot, 'src/index.ts'), join(packageRoot, 'src/cli.ts')]),
+    ...libraryConfig(
+      ['src/index.ts', 'src/internal.ts', 'src/cli.ts'].map((entry) => join(packageRoot, entry)),
+    ),
     cwd: packageRoot,
     outDir,
     config: false,
@@ -33,6 +39,8 @@ beforeAll(async () => {
   });
   cjs = createRequire(import.meta.url)(join(outDir, 'index.cjs')) as Module;
   esm = (await import(pathToFileURL(join(outDir, 'index.mjs')).href)) as Module;
+  cjsInternal = createRequire(import.meta.url)(join(outDir, 'internal.cjs')) as InternalModule;
+  esmInternal = (await import(pathToFileURL(join(outDir, 'internal.mjs')).href)) as InternalModule;
 }, 60_000);
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -74,6 +82,23 @@ describe('the built package', () => {
       .catch((error: unknown) => error);
     for (const mod of [esm, cjs, source]) expect(fromCjs).toBeInstanceOf(mod.RequestStateError);
     expect(new esm.RequestStateError('expired')).toBeInstanceOf(cjs.RequestStateError);
+  });
+
+  test('the internal entry answers at once for the sealers its own format’s main entry makes', async () => {
+    const options = { audience: 'booking-server', keys: [KEY_A] };
+    for (const [name, main, internal] of [
+      ['esm', esm, esmInternal],
+      ['cjs', cjs, cjsInternal],
+    ] as const) {
+      const sealer = main.createRequestStateSealer(options);
+      const token = await internal.sealAtOnce(sealer, 'st', BOOK_TRIP);
+      expect(internal.openAtOnce(sealer, token, BOOK_TRIP), name).toBe('st');
+      expect(await sealer.open(token, BOOK_TRIP), name).toBe('st');
+    }
+    // Another copy's sealer is not one it knows (the server bundles one copy of both entries).
+    expect(() =>
+      esmInternal.sealAtOnce(cjs.createRequestStateSealer(options), 'st', BOOK_TRIP),
+    ).toThrow(TypeError);
   });
 
   test('the bin runs straight from its shebang and prints a key', async () => {

@@ -21,6 +21,7 @@ test('the sealer seals and opens strings, asynchronously', () => {
   expectTypeOf(sealer.bind).returns.toEqualTypeOf<BoundRequest>();
   expectTypeOf(sealer.seal).returns.toEqualTypeOf<Promise<string>>();
   expectTypeOf(sealer.open).returns.toEqualTypeOf<Promise<string>>();
+  expectTypeOf<keyof RequestStateSealer>().toEqualTypeOf<'seal' | 'open' | 'openToken' | 'bind'>();
 });
 
 test('audience is the one required option', () => {

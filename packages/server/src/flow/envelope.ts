@@ -6,6 +6,7 @@ import {
   type RequestBinding,
   type RequestStateSealer,
 } from '@parley/state-sealing';
+import { openAtOnce, openTokenAtOnce, sealAtOnce } from '@parley/state-sealing/internal';
 
 import { fillRandom } from '../utils/randomness.ts';
 import type { AskedEntry, AskedRecord, AskKind } from '../ask/asked.ts';
@@ -232,7 +233,7 @@ export function sealEnvelope(
   envelope: FlowEnvelope,
   binding: RequestBinding | BoundRequest,
 ): string | Promise<string> {
-  return sealer.sealNow(JSON.stringify(toWire(envelope)), binding);
+  return sealAtOnce(sealer, JSON.stringify(toWire(envelope)), binding);
 }
 
 /** An opened envelope, with what single use needs to know about its token. */
@@ -256,7 +257,9 @@ export function openEnvelope(
   let opened: string | OpenedToken | Promise<string | OpenedToken>;
   try {
     // Without single use nothing needs the token's id: the plain open skips encoding it.
-    opened = singleUse ? sealer.openTokenNow(token, binding) : sealer.openNow(token, binding);
+    opened = singleUse
+      ? openTokenAtOnce(sealer, token, binding)
+      : openAtOnce(sealer, token, binding);
   } catch (error) {
     throw tokenFailure(error);
   }

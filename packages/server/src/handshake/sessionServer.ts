@@ -8,7 +8,7 @@ import {
 import {
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type AuthInfo,
   type ServerContext,
   type StandardSchemaV1,
@@ -28,6 +28,7 @@ import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/ser
 import { legacyTasksCapability } from '../tasks/legacyWire.ts';
 import { serveLegacyTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
+import { HookedServer, type SdkRequestHandler, type SdkWrap } from './sdkInternals.ts';
 
 /**
  * A handshake-era session (2025-11-25 and earlier) on the SDK's low-level `Server`: the SDK keeps
@@ -177,13 +178,8 @@ function settle(reply: RoundReply): never {
   return reply.result as never;
 }
 
-/** The first server's log-level ranks, which every later one shares (see `SessionServer`). */
-let sharedSeverity: ReadonlyMap<string, number> | undefined;
-
 /** Where a finished call's result rides to the SDK's check of it (see `SessionServer`). */
 const FINISHED: unique symbol = Symbol('parley.finishedToolResult');
-
-type WrappedHandler = ReturnType<Server['_wrapHandler']>;
 
 /**
  * The SDK's `Server`, with `tools/call` checked around the call rather than awaiting it:
@@ -196,29 +192,21 @@ type WrappedHandler = ReturnType<Server['_wrapHandler']>;
  *   around a call waiting on its user (a pending `ctx.elicit`) that is two suspended frames
  *   held for minutes, by every such call.
  */
-class SessionServer extends Server {
-  constructor(...args: ConstructorParameters<typeof Server>) {
-    super(...args);
-    // The SDK (2.4.0, pinned) builds this table of log-level ranks per server and only reads
-    // it; a server per session makes that a map per session, for as long as it is open.
-    const own = this as unknown as { LOG_LEVEL_SEVERITY: ReadonlyMap<string, number> };
-    sharedSeverity ??= own.LOG_LEVEL_SEVERITY;
-    own.LOG_LEVEL_SEVERITY = sharedSeverity;
-  }
-
-  protected override _wrapHandler(
+class SessionServer extends HookedServer {
+  protected override parleyWrapHandler(
     method: string,
-    handler: Parameters<Server['_wrapHandler']>[1],
-  ): WrappedHandler {
-    if (method !== 'tools/call') return super._wrapHandler(method, handler);
-    const check = super._wrapHandler(method, (_request, ctx) =>
+    handler: SdkRequestHandler,
+    sdkWrap: SdkWrap,
+  ): SdkRequestHandler {
+    if (method !== 'tools/call') return sdkWrap(method, handler);
+    const check = sdkWrap(method, (_request, ctx) =>
       Promise.resolve((ctx as { [FINISHED]?: unknown })[FINISHED] as never),
     );
     return (request, ctx) => {
       if ((request.params as { task?: unknown } | undefined)?.task !== undefined) {
         return handler(request, ctx);
       }
-      let served: ReturnType<WrappedHandler>;
+      let served: ReturnType<SdkRequestHandler>;
       try {
         // The SDK's request check comes first, and throws at once, as its own check would.
         served = handler(request, ctx);
