@@ -65,7 +65,7 @@ export const JSON_RPC_ERRORS = {
   requestTooLarge: {
     code: -32600,
     httpStatus: 413,
-    when: 'The body is over the endpoint’s `maxBodyBytes` (refused before it is sent when the client asks with `Expect: 100-continue`).',
+    when: "The body is over the endpoint's `maxBodyBytes` (refused before it is sent when the client asks with `Expect: 100-continue`).",
   },
   unsupportedMediaType: {
     code: -32600,
@@ -80,17 +80,17 @@ export const JSON_RPC_ERRORS = {
   requestTimeout: {
     code: -32600,
     httpStatus: 408,
-    when: 'The request’s headers or body did not arrive within the listener’s timeouts.',
+    when: "The request's headers or body did not arrive within the listener's timeouts.",
   },
   headersTooLarge: {
     code: -32600,
     httpStatus: 431,
-    when: 'The request headers are over Node’s limit.',
+    when: "The request headers are over Node's limit.",
   },
   methodNotFound: {
     code: -32601,
     httpStatus: 404,
-    when: 'A modern request for a method this server does not serve, or a request for a path other than the endpoint’s. (A handshake-era session answers an unknown method in its `200`.)',
+    when: "A modern request for a method this server does not serve, or a request for a path other than the endpoint's. (A handshake-era session answers an unknown method in its `200`.)",
   },
   invalidParams: {
     code: -32602,
@@ -107,7 +107,7 @@ export const JSON_RPC_ERRORS = {
     code: -32603,
     httpStatus: 200,
     inBand: true,
-    when: 'The server could not finish a served request: what a prompt’s or resource’s handler threw, a shared store that is down, a round over its state budget or its rounds, a task that failed or was cancelled, too many notification streams. Only a Parley error meant for the client keeps its message. A Parley client answers a server’s request with it when its handler fails.',
+    when: "The server could not finish a served request: what a prompt's or resource's handler threw, a shared store that is down, a round over its state budget or its rounds, a task that failed or was cancelled, too many notification streams. Only a Parley error meant for the client keeps its message. A Parley client answers a server's request with it when its handler fails.",
   },
   endpointFailure: {
     code: -32603,
@@ -117,7 +117,7 @@ export const JSON_RPC_ERRORS = {
   badRequest: {
     code: -32000,
     httpStatus: 400,
-    when: 'A handshake-era session refuses the request: anything but `initialize` first, a `Last-Event-ID` that names no event or cannot be replayed, an `MCP-Protocol-Version` this server does not support (as the SDK’s transport does).',
+    when: "A handshake-era session refuses the request: anything but `initialize` first, a `Last-Event-ID` that names no event or cannot be replayed, an `MCP-Protocol-Version` this server does not support (as the SDK's transport does).",
   },
   forbidden: {
     code: -32000,
@@ -132,12 +132,12 @@ export const JSON_RPC_ERRORS = {
   streamNotAcceptable: {
     code: -32000,
     httpStatus: 406,
-    when: 'A session’s `GET` does not accept `text/event-stream`, or its POST does not accept both `application/json` and `text/event-stream`.',
+    when: "A session's `GET` does not accept `text/event-stream`, or its POST does not accept both `application/json` and `text/event-stream`.",
   },
   conflict: {
     code: -32000,
     httpStatus: 409,
-    when: 'A session’s stream is already being read: its `GET` stream, or the one a `Last-Event-ID` resumes.',
+    when: "A session's stream is already being read: its `GET` stream, or the one a `Last-Event-ID` resumes.",
   },
   serviceUnavailable: {
     code: -32000,
@@ -155,14 +155,14 @@ export const JSON_RPC_ERRORS = {
     httpStatus: 200,
     inBand: true,
     era: 'handshake',
-    when: 'A handler threw the SDK’s resource-not-found error, which MCP retired: it goes out as it is on the handshake era, as `-32602` on the modern one.',
+    when: "A handler threw the SDK's resource-not-found error, which MCP retired: it goes out as it is on the handshake era, as `-32602` on the modern one.",
   },
   headerMismatch: {
     code: -32020,
     httpStatus: 400,
     inBand: true,
     era: 'modern',
-    when: 'An HTTP header that mirrors the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, a tool’s `Mcp-Param-*`) is missing or disagrees with it.',
+    when: "An HTTP header that mirrors the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, a tool's `Mcp-Param-*`) is missing or disagrees with it.",
   },
   missingRequiredClientCapability: {
     code: -32021,
