@@ -22,6 +22,7 @@ export class ErrorReply implements ModernReply {
   readonly status: number;
   readonly message: Extract<JsonRpcOut, { error: unknown }>;
   readonly headers: Record<string, string> | undefined;
+  #json: string | undefined;
 
   constructor(status: number, message: ErrorReply['message'], headers?: Record<string, string>) {
     this.status = status;
@@ -29,9 +30,9 @@ export class ErrorReply implements ModernReply {
     this.headers = headers;
   }
 
-  /** The body, serialised. */
+  /** The body, serialised (once, when an HTTP host first reads it). */
   get json(): string {
-    return JSON.stringify(this.message);
+    return (this.#json ??= JSON.stringify(this.message));
   }
 }
 
