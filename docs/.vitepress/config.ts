@@ -52,6 +52,7 @@ export default defineConfig({
           { text: 'Forms in the browser', link: '/guide/forms' },
           { text: 'The playground', link: '/guide/playground' },
           { text: 'Deployment', link: '/guide/deployment' },
+          { text: 'Errors', link: '/guide/errors' },
           { text: 'Telemetry', link: '/guide/telemetry' },
           { text: 'Security', link: '/guide/security' },
           { text: 'Testing your server', link: '/guide/testing' },

@@ -364,7 +364,7 @@ describe('what the page claims about answers and state', () => {
     expect(asked).toBe(4);
   });
 
-  test('the era errors reach the client as JSON-RPC -32603', async () => {
+  test('the era errors reach the client as JSON-RPC -32600 (Invalid Request)', async () => {
     const { client } = await connect(
       eraErrors.createServer({ onError: () => {} }),
       'modern',
@@ -376,7 +376,7 @@ describe('what the page claims about answers and state', () => {
       .catch((error: unknown) => error)) as {
       code?: unknown;
     };
-    expect(failure.code).toBe(-32603);
+    expect(failure.code).toBe(-32600);
   });
 
   test('state over the size budget is refused when it is minted', async () => {

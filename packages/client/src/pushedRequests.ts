@@ -1,9 +1,10 @@
-import { RoundsExceededError, type InputRequest, type InputResponse } from '@parley/core';
 import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type Client as McpClient,
-} from '@modelcontextprotocol/client';
+  JSON_RPC_ERROR_CODES,
+  RoundsExceededError,
+  type InputRequest,
+  type InputResponse,
+} from '@parley/core';
+import { ProtocolError, type Client as McpClient } from '@modelcontextprotocol/client';
 
 import type { CallRegistry, CallState } from './callState.ts';
 import type { InputAnswerer, InputHandlers } from './inputAnswerer.ts';
@@ -35,7 +36,7 @@ export interface PushedRequestsContext {
  */
 function refuse(): never {
   throw new ProtocolError(
-    ProtocolErrorCode.InternalError,
+    JSON_RPC_ERROR_CODES.internalError,
     'The client stopped the call this request belongs to (its round bound was reached, a handler failed, or it was cancelled).',
   );
 }

@@ -99,12 +99,18 @@ export type {
   UrlElicitationRequiredData,
 } from './errors/errorClasses.ts';
 export {
-  INVALID_REQUEST_STATE_MESSAGE,
+  JSON_RPC_ERRORS,
   JSON_RPC_ERROR_CODES,
+  httpStatusOfAnswer,
+  jsonRpcError,
+} from './errors/codes.ts';
+export type { JsonRpcErrorKind, JsonRpcErrorName, JsonRpcErrorObject } from './errors/codes.ts';
+export {
+  INVALID_REQUEST_STATE_MESSAGE,
   fromJsonRpcError,
   toJsonRpcError,
 } from './errors/jsonRpc.ts';
-export type { JsonRpcErrorObject, ToJsonRpcErrorOptions } from './errors/jsonRpc.ts';
+export type { ToJsonRpcErrorOptions } from './errors/jsonRpc.ts';
 
 export type {
   AudioContent,

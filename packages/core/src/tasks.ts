@@ -1,4 +1,4 @@
-import type { JsonRpcErrorObject } from './errors/jsonRpc.ts';
+import type { JsonRpcErrorObject } from './errors/codes.ts';
 import type { InputRequests } from './inputRequired.ts';
 import type { ClientCapabilities, Meta } from './wireTypes.ts';
 

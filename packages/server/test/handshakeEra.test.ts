@@ -270,13 +270,14 @@ describe.each<TestVia>(['in-process', 'stdio'])('handshake era (%s)', (via) => {
       server: createSeedServer(),
       answers: {},
     });
-    await expect(
-      connection.client.callTool({ name: 'book_flight', arguments: {} }),
-    ).rejects.toThrow(
+    const failure = connection.client.callTool({ name: 'book_flight', arguments: {} });
+    await expect(failure).rejects.toThrow(
       "Tool 'book_flight' returned an InputRequiredResult to request client input, but the " +
         'multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this connection ' +
         "negotiated '2025-11-25'. Use ctx.elicit() for server-initiated input on handshake-era connections.",
     );
+    // The client's era, not a fault of the server's: Invalid Request, not Internal error.
+    await expect(failure).rejects.toMatchObject({ code: -32600 });
   });
 
   test('a guard-pattern prompt on a handshake connection raises the era error too', async () => {
@@ -286,8 +287,9 @@ describe.each<TestVia>(['in-process', 'stdio'])('handshake era (%s)', (via) => {
       server: createSeedServer(),
       answers: {},
     });
-    await expect(connection.client.getPrompt({ name: 'summarize' })).rejects.toThrow(
-      "Prompt 'summarize' returned an InputRequiredResult",
-    );
+    await expect(connection.client.getPrompt({ name: 'summarize' })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining("Prompt 'summarize' returned an InputRequiredResult"),
+    });
   });
 });

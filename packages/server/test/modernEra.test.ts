@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 
 import type { ElicitResult } from '@parley/core';
 import { createSeedServer, handlerRuns } from './fixtures/seedServer.ts';
+import { rawModernCall } from './helpers/rawModern.ts';
 import {
   connectSdkClient,
   textOf,
@@ -192,5 +193,16 @@ describe.each<TestVia>(['in-process', 'stdio'])('modern era (%s)', (via) => {
         "requests do not exist at MCP 2026-07-28 (SEP-2322, SEP-2575); this request negotiated '2026-07-28'. " +
         'Return inputRequired({ inputRequests }) (the guard pattern) for client input on modern connections.',
     );
+  });
+
+  test('the era error is the answer of the call (HTTP 200), as Invalid Request, not Internal error', async () => {
+    const response = await rawModernCall(createSeedServer({ onError: () => {} }), {
+      name: 'collect_user_info',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining("Tool 'collect_user_info' called ctx.elicit()"),
+    });
   });
 });

@@ -148,6 +148,26 @@ describe.each([
       expect(textOf(result)).toBe('elicitation not supported by this client');
     }
   });
+
+  test('a prompt and a resource that need elicitation fail with the typed capability error on both eras', async () => {
+    await using client = await connect({ samplingHandler: () => 'text' });
+    // Modern: -32021. Handshake: -32600 with the same data (a 2026-only code never goes there,
+    // and the refusal is the client's doing, not an internal error); the client types both.
+    for (const failing of [
+      client.getPrompt('summarize', {}),
+      client.readResource('report://summary'),
+    ]) {
+      const error = await failing.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnsupportedCapabilityError);
+      expect((error as UnsupportedCapabilityError).data).toMatchObject({
+        feature: 'elicitation',
+        requiredCapabilities: { elicitation: {} },
+      });
+      expect((error as { cause?: { code?: unknown } }).cause?.code).toBe(
+        era === 'modern' ? -32021 : -32600,
+      );
+    }
+  });
 });
 
 describe('handshake era: concurrent calls', () => {

@@ -1,6 +1,7 @@
 import {
   RoundsExceededError,
   isTerminalTaskStatus,
+  jsonRpcError,
   type InputRequest,
   type InputRequests,
   type InputResponse,
@@ -58,7 +59,7 @@ export class ModernTaskDriver extends TaskDriver {
         const task = this.task;
         if (task.status === 'completed') return task.result ?? { content: [] };
         if (task.status === 'failed') {
-          const error = task.error ?? { code: -32603, message: 'The task failed' };
+          const error = task.error ?? jsonRpcError('internalError', 'The task failed');
           throw toParleyError(new ProtocolError(error.code, error.message, error.data));
         }
         if (task.status === 'cancelled') throw this.cancelledError();

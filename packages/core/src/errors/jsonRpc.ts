@@ -10,59 +10,55 @@ import {
   UrlElicitationRequiredError,
   type RequiredUrlElicitation,
 } from './errorClasses.ts';
+import {
+  JSON_RPC_ERRORS,
+  JSON_RPC_ERROR_CODES,
+  jsonRpcError,
+  type JsonRpcErrorName,
+  type JsonRpcErrorObject,
+  type ModernOnlyErrorName,
+} from './codes.ts';
 import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
-
-/** The JSON-RPC error codes MCP uses, by name. */
-export const JSON_RPC_ERROR_CODES = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** Modern era: an HTTP header disagrees with the body, or is missing. */
-  headerMismatch: -32020,
-  /** Modern era: the request needs a client capability it did not declare. */
-  missingRequiredClientCapability: -32021,
-  /** Modern era: the requested protocol version is not supported. */
-  unsupportedProtocolVersion: -32022,
-  /**
-   * Handshake era (2025-11-25) only: the request needs URL elicitations completed first. Retired
-   * at 2026-07-28, where the same pages travel as URL asks of an `input_required` result.
-   */
-  urlElicitationRequired: -32042,
-} as const;
-Object.freeze(JSON_RPC_ERROR_CODES);
-
-/** A JSON-RPC `error` member. */
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 /** The one message every invalid `requestState` gets on the wire, whatever the reason. */
 export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid or expired requestState';
 
-const CODE_BY_PARLEY_CODE: Record<ParleyErrorCode, number> = {
-  era_mismatch: JSON_RPC_ERROR_CODES.internalError,
-  unsupported_capability: JSON_RPC_ERROR_CODES.missingRequiredClientCapability,
-  rounds_exceeded: JSON_RPC_ERROR_CODES.internalError,
-  invalid_answer: JSON_RPC_ERROR_CODES.invalidParams,
-  invalid_request_state: JSON_RPC_ERROR_CODES.invalidParams,
-  invalid_input_responses: JSON_RPC_ERROR_CODES.invalidParams,
-  unsupported_protocol_version: JSON_RPC_ERROR_CODES.unsupportedProtocolVersion,
-  url_elicitation_required: JSON_RPC_ERROR_CODES.urlElicitationRequired,
-  session_closed: JSON_RPC_ERROR_CODES.internalError,
-  store_unavailable: JSON_RPC_ERROR_CODES.internalError,
-  task_cancelled: JSON_RPC_ERROR_CODES.internalError,
-  internal: JSON_RPC_ERROR_CODES.internalError,
+const NAME_BY_PARLEY_CODE: Record<ParleyErrorCode, JsonRpcErrorName> = {
+  // The client's doing, not the server's: the handler needs the era the client did not speak.
+  era_mismatch: 'eraMismatch',
+  unsupported_capability: 'missingRequiredClientCapability',
+  rounds_exceeded: 'internalError',
+  invalid_answer: 'invalidParams',
+  invalid_request_state: 'invalidParams',
+  invalid_input_responses: 'invalidParams',
+  unsupported_protocol_version: 'unsupportedProtocolVersion',
+  url_elicitation_required: 'urlElicitationRequired',
+  session_closed: 'internalError',
+  store_unavailable: 'internalError',
+  task_cancelled: 'internalError',
+  internal: 'internalError',
 };
+
+/**
+ * What a handshake-era connection gets instead of a code that exists only at MCP 2026-07-28: the
+ * code that era's transports use for the same refusal.
+ */
+const HANDSHAKE_INSTEAD: Record<ModernOnlyErrorName, JsonRpcErrorName> = {
+  headerMismatch: 'badRequest',
+  missingRequiredClientCapability: 'capabilityNotDeclared',
+  unsupportedProtocolVersion: 'badRequest',
+};
+
+function isModernOnly(name: JsonRpcErrorName): name is ModernOnlyErrorName {
+  return Object.hasOwn(HANDSHAKE_INSTEAD, name);
+}
 
 /** What shapes the JSON-RPC error: the era of the connection it is sent on. */
 export interface ToJsonRpcErrorOptions {
   /**
    * `'handshake'`: codes that exist only at MCP 2026-07-28 are never used (a missing client
-   * capability is then `-32603`, with the same message and data). Default `'modern'`.
+   * capability is then `capabilityNotDeclared`, an unsupported version `badRequest`, with the
+   * same message and data). Default `'modern'`.
    */
   era?: Era;
 }
@@ -79,10 +75,12 @@ export function toJsonRpcError(
   error: unknown,
   options: ToJsonRpcErrorOptions = {},
 ): JsonRpcErrorObject {
-  if (!(error instanceof ParleyError)) {
-    return { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' };
-  }
-  const code = CODE_BY_PARLEY_CODE[error.code];
+  if (!(error instanceof ParleyError)) return jsonRpcError('internalError', 'Internal error');
+  const name = NAME_BY_PARLEY_CODE[error.code];
+  const code =
+    JSON_RPC_ERRORS[
+      options.era === 'handshake' && isModernOnly(name) ? HANDSHAKE_INSTEAD[name] : name
+    ].code;
   // Where a shared store lives (hosts, ports) is the operator's business, not the client's.
   if (error.code === 'store_unavailable') return { code, message: 'Internal error' };
   if (error instanceof InvalidRequestStateError) {
@@ -94,7 +92,7 @@ export function toJsonRpcError(
   }
   if (error instanceof UnsupportedCapabilityError) {
     return {
-      code: options.era === 'handshake' ? JSON_RPC_ERROR_CODES.internalError : code,
+      code,
       message: error.message,
       data: { requiredCapabilities: error.data?.requiredCapabilities },
     };
@@ -152,30 +150,56 @@ function urlElicitationsOf(value: unknown): RequiredUrlElicitation[] {
   );
 }
 
+function capabilityError(
+  error: JsonRpcErrorObject,
+  requiredCapabilities: ClientCapabilities,
+): UnsupportedCapabilityError {
+  return new UnsupportedCapabilityError(
+    { feature: clientFeatureOf(requiredCapabilities), requiredCapabilities },
+    { message: error.message, cause: error },
+  );
+}
+
+function versionError(
+  error: JsonRpcErrorObject,
+  data: Record<string, unknown> | undefined,
+): UnsupportedProtocolVersionError {
+  const supported = Array.isArray(data?.supported)
+    ? data.supported.filter((v): v is string => typeof v === 'string')
+    : [];
+  const requested = typeof data?.requested === 'string' ? data.requested : 'unknown';
+  return new UnsupportedProtocolVersionError({ supported, requested }, { cause: error });
+}
+
 /**
  * The typed Parley error a JSON-RPC error stands for, when it stands for one a client can act
- * on (`-32022`, `-32021`, `-32042`, an invalid `requestState`, answer or `inputResponses`);
- * `undefined` otherwise.
+ * on (an unsupported version, a missing client capability on either era, required URL
+ * elicitations, an invalid `requestState`, answer or `inputResponses`); `undefined` otherwise.
  */
 export function fromJsonRpcError(error: JsonRpcErrorObject): ParleyError | undefined {
   const data = isRecord(error.data) ? error.data : undefined;
   switch (error.code) {
-    case JSON_RPC_ERROR_CODES.unsupportedProtocolVersion: {
-      const supported = Array.isArray(data?.supported)
-        ? data.supported.filter((v): v is string => typeof v === 'string')
-        : [];
-      const requested = typeof data?.requested === 'string' ? data.requested : 'unknown';
-      return new UnsupportedProtocolVersionError({ supported, requested }, { cause: error });
-    }
-    case JSON_RPC_ERROR_CODES.missingRequiredClientCapability: {
-      const requiredCapabilities = isRecord(data?.requiredCapabilities)
-        ? (data.requiredCapabilities as ClientCapabilities)
-        : {};
-      return new UnsupportedCapabilityError(
-        { feature: clientFeatureOf(requiredCapabilities), requiredCapabilities },
-        { message: error.message, cause: error },
+    case JSON_RPC_ERROR_CODES.unsupportedProtocolVersion:
+      return versionError(error, data);
+    case JSON_RPC_ERROR_CODES.missingRequiredClientCapability:
+      return capabilityError(
+        error,
+        isRecord(data?.requiredCapabilities)
+          ? (data.requiredCapabilities as ClientCapabilities)
+          : {},
       );
-    }
+    // The handshake era's missing capability; Parley before it was named there sent
+    // `internalError` with the same data, and a client may still meet such a server.
+    case JSON_RPC_ERROR_CODES.capabilityNotDeclared:
+    case JSON_RPC_ERROR_CODES.internalError:
+      return isRecord(data?.requiredCapabilities)
+        ? capabilityError(error, data.requiredCapabilities as ClientCapabilities)
+        : undefined;
+    // The handshake era's unsupported version, known by its data.
+    case JSON_RPC_ERROR_CODES.badRequest:
+      return Array.isArray(data?.supported) && typeof data.requested === 'string'
+        ? versionError(error, data)
+        : undefined;
     case JSON_RPC_ERROR_CODES.urlElicitationRequired: {
       const elicitations = urlElicitationsOf(data?.elicitations);
       if (elicitations.length === 0) return undefined;

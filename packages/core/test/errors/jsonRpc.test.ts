@@ -6,6 +6,7 @@ import {
   InvalidAnswerError,
   InvalidInputResponsesError,
   InvalidRequestStateError,
+  JSON_RPC_ERRORS,
   JSON_RPC_ERROR_CODES,
   ParleyError,
   RoundsExceededError,
@@ -14,11 +15,12 @@ import {
   UrlElicitationRequiredError,
   fromJsonRpcError,
   toJsonRpcError,
+  type JsonRpcErrorKind,
 } from '../../src/index.ts';
 
 describe('JSON_RPC_ERROR_CODES', () => {
-  test('holds the codes of the spec', () => {
-    expect(JSON_RPC_ERROR_CODES).toEqual({
+  test('holds the codes of the spec under their names, and every row of the table', () => {
+    expect(JSON_RPC_ERROR_CODES).toMatchObject({
       parseError: -32700,
       invalidRequest: -32600,
       methodNotFound: -32601,
@@ -29,6 +31,12 @@ describe('JSON_RPC_ERROR_CODES', () => {
       unsupportedProtocolVersion: -32022,
       urlElicitationRequired: -32042,
     });
+    expect(Object.keys(JSON_RPC_ERROR_CODES)).toEqual(Object.keys(JSON_RPC_ERRORS));
+    for (const [name, kind] of Object.entries(JSON_RPC_ERRORS)) {
+      expect(JSON_RPC_ERROR_CODES[name as keyof typeof JSON_RPC_ERRORS]).toBe(kind.code);
+    }
+    expect(Object.isFrozen(JSON_RPC_ERROR_CODES)).toBe(true);
+    expect(Object.isFrozen(JSON_RPC_ERRORS.internalError)).toBe(true);
   });
 });
 
@@ -112,7 +120,7 @@ describe('toJsonRpcError', () => {
     });
   });
 
-  test('a missing client capability is -32021 on the modern era and -32603 on the handshake era', () => {
+  test('a missing client capability is -32021 on the modern era and -32600 on the handshake era', () => {
     const error = new UnsupportedCapabilityError({
       feature: 'elicitation',
       requiredCapabilities: { elicitation: {} },
@@ -120,20 +128,76 @@ describe('toJsonRpcError', () => {
     expect(toJsonRpcError(error).code).toBe(-32021);
     expect(toJsonRpcError(error, { era: 'modern' }).code).toBe(-32021);
     expect(toJsonRpcError(error, { era: 'handshake' })).toEqual({
-      code: -32603,
+      code: -32600,
       message: error.message,
       data: { requiredCapabilities: { elicitation: {} } },
     });
   });
 
-  test('server-side mistakes are -32603 with their message', () => {
+  test('an unsupported version is -32000 on the handshake era, as its transports refuse one', () => {
+    const error = new UnsupportedProtocolVersionError({
+      supported: ['2025-11-25'],
+      requested: '2099-01-01',
+    });
+    expect(toJsonRpcError(error, { era: 'handshake' })).toEqual({
+      code: -32000,
+      message: error.message,
+      data: { supported: ['2025-11-25'], requested: '2099-01-01' },
+    });
+  });
+
+  test('an era mismatch is the client’s request, not an internal error: -32600 on both eras', () => {
     const era = new EraMismatchError({
       kind: 'tool',
       name: 't',
       protocolVersion: '2025-11-25',
       used: 'inputRequired',
     });
-    expect(toJsonRpcError(era)).toEqual({ code: -32603, message: era.message });
+    expect(toJsonRpcError(era)).toEqual({ code: -32600, message: era.message });
+    expect(toJsonRpcError(era, { era: 'handshake' })).toEqual({
+      code: -32600,
+      message: era.message,
+    });
+  });
+
+  test('no Parley error gets a code of MCP 2026-07-28 on a handshake-era connection', () => {
+    const kinds: JsonRpcErrorKind[] = Object.values(JSON_RPC_ERRORS);
+    const modernOnly = new Set(
+      kinds.filter((kind) => kind.era === 'modern').map((kind) => kind.code),
+    );
+    expect([...modernOnly].sort((a, b) => a - b)).toEqual([-32022, -32021, -32020]);
+    const everyKind = [
+      new EraMismatchError({
+        kind: 'prompt',
+        name: 'p',
+        protocolVersion: 'x',
+        used: 'ctx.sample()',
+      }),
+      new UnsupportedCapabilityError({ feature: 'roots', requiredCapabilities: { roots: {} } }),
+      new RoundsExceededError('tools/call', {
+        maxRounds: 1,
+        lastResult: { resultType: 'input_required', requestState: 'x' },
+      }),
+      new InvalidAnswerError({ reason: 'no' }),
+      new InvalidRequestStateError({ reason: 'expired' }),
+      new InvalidInputResponsesError({ reason: 'no' }),
+      new UnsupportedProtocolVersionError({ supported: [], requested: 'x' }),
+      new UrlElicitationRequiredError([
+        { message: 'm', url: 'https://a.example/', elicitationId: 'a' },
+      ]),
+      new ParleyError('session_closed', 'closed'),
+      new ParleyError('store_unavailable', 'down'),
+      new ParleyError('task_cancelled', 'cancelled'),
+      new ParleyError('internal', 'boom'),
+    ];
+    // One of each code a Parley error can carry: a new code must join this test.
+    expect(new Set(everyKind.map((error) => error.code)).size).toBe(12);
+    for (const error of everyKind) {
+      expect(modernOnly.has(toJsonRpcError(error, { era: 'handshake' }).code)).toBe(false);
+    }
+  });
+
+  test('server-side mistakes are -32603 with their message', () => {
     const rounds = new RoundsExceededError('tools/call', {
       maxRounds: 2,
       lastResult: { resultType: 'input_required', requestState: 'x' },
@@ -220,6 +284,43 @@ describe('fromJsonRpcError', () => {
     expect((form as UnsupportedCapabilityError).data?.feature).toBe('elicitation');
   });
 
+  test('a handshake-era missing capability becomes UnsupportedCapabilityError, old code or new', () => {
+    const required = { requiredCapabilities: { elicitation: { form: {} } } };
+    // -32600 now; -32603 from a Parley server of before, with the same data.
+    for (const code of [-32600, -32603]) {
+      const error = fromJsonRpcError({
+        code,
+        message: 'elicitation not supported',
+        data: required,
+      });
+      expect(error).toBeInstanceOf(UnsupportedCapabilityError);
+      expect((error as UnsupportedCapabilityError).data).toEqual({
+        feature: 'elicitation',
+        ...required,
+      });
+      expect(error?.message).toBe('elicitation not supported');
+    }
+    // Without the data, neither code stands for it.
+    expect(fromJsonRpcError({ code: -32600, message: 'Invalid Request' })).toBeUndefined();
+    expect(
+      fromJsonRpcError({ code: -32603, message: 'x', data: { requiredCapabilities: 'no' } }),
+    ).toBeUndefined();
+  });
+
+  test('a handshake-era unsupported version (-32000 with its data) becomes the typed error', () => {
+    const error = fromJsonRpcError({
+      code: -32000,
+      message: 'Unsupported protocol version: 2099-01-01',
+      data: { supported: ['2025-11-25'], requested: '2099-01-01' },
+    });
+    expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
+    expect(error?.data).toEqual({ supported: ['2025-11-25'], requested: '2099-01-01' });
+    // The endpoint's own -32000 refusals carry no such data.
+    expect(fromJsonRpcError({ code: -32000, message: 'Bad Request: initialize first' })).toBe(
+      undefined,
+    );
+  });
+
   test('-32042 becomes UrlElicitationRequiredError with the well-formed pages only', () => {
     const good = { mode: 'url', message: 'Pay', url: 'https://pay.example/1', elicitationId: 'p1' };
     const error = fromJsonRpcError({
@@ -258,8 +359,10 @@ describe('fromJsonRpcError', () => {
       ]),
     ];
     for (const original of originals) {
-      const back = fromJsonRpcError(toJsonRpcError(original));
-      expect(back?.code).toBe(original.code);
+      for (const era of ['modern', 'handshake'] as const) {
+        const back = fromJsonRpcError(toJsonRpcError(original, { era }));
+        expect(back?.code).toBe(original.code);
+      }
     }
   });
 

@@ -1,5 +1,7 @@
 import {
+  JSON_RPC_ERROR_CODES,
   LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  jsonRpcError,
   type ClientCapabilities,
   type Implementation,
   type ParleyError,
@@ -7,7 +9,6 @@ import {
 } from '@parley/core';
 import {
   ProtocolError,
-  ProtocolErrorCode,
   type Server,
   type AuthInfo,
   type ServerContext,
@@ -116,13 +117,15 @@ function pushChannel(
     sample: async (params, wait) => {
       const result = await send('sampling/createMessage', params, wait);
       const problem = pushedResultProblem('sampling/createMessage', result);
-      if (problem !== undefined) throw new ProtocolError(-32603, problem);
+      if (problem !== undefined)
+        throw new ProtocolError(JSON_RPC_ERROR_CODES.internalError, problem);
       return result as never;
     },
     listRoots: async (wait) => {
       const result = await send('roots/list', {}, wait);
       const problem = pushedResultProblem('roots/list', result);
-      if (problem !== undefined) throw new ProtocolError(-32603, problem);
+      if (problem !== undefined)
+        throw new ProtocolError(JSON_RPC_ERROR_CODES.internalError, problem);
       return (result as { roots: Root[] }).roots;
     },
     completeElicitation: (id) => server.createElicitationCompletionNotifier(id)(),
@@ -213,7 +216,7 @@ class SessionServer extends HookedServer {
       } catch (error) {
         if (error instanceof ProtocolError) throw error;
         throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
+          JSON_RPC_ERROR_CODES.invalidParams,
           `Invalid tools/call request: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
@@ -347,7 +350,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
         );
         return settleTraced(
           trace,
-          reply ?? { kind: 'error', error: { code: -32601, message: 'Method not found' } },
+          reply ?? { kind: 'error', error: jsonRpcError('methodNotFound', 'Method not found') },
         );
       });
     }

@@ -1,5 +1,6 @@
 import type { HeaderReader } from '../modern/headers.ts';
-import { errorReply, type Reply } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Reply } from './wire.ts';
 
 /**
  * DNS-rebinding protection: the `Host` (and, when a browser sends one, the `Origin`) must name
@@ -35,7 +36,7 @@ export class HostCheck {
   refuse(headers: HeaderReader): Reply | undefined {
     const host = headers.get('host');
     if (host === null || host === '') {
-      return errorReply(403, -32000, 'Forbidden: the request has no Host header');
+      return errorReply('forbidden', 'Forbidden: the request has no Host header');
     }
     let ok = this.#judged.get(host);
     if (ok === undefined) {
@@ -44,12 +45,12 @@ export class HostCheck {
       if (this.#judged.size < 1_000) this.#judged.set(host, ok);
     }
     if (!ok)
-      return errorReply(403, -32000, 'Forbidden: the Host header names a host not served here');
+      return errorReply('forbidden', 'Forbidden: the Host header names a host not served here');
     const origin = headers.get('origin');
     if (origin === null || origin === '') return undefined;
     return this.#originAllowed(origin)
       ? undefined
-      : errorReply(403, -32000, 'Forbidden: the Origin header names an origin not allowed here');
+      : errorReply('forbidden', 'Forbidden: the Origin header names an origin not allowed here');
   }
 
   #originAllowed(origin: string): boolean {

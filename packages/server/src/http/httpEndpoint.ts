@@ -32,7 +32,8 @@ import {
 } from './inboundChecks.ts';
 import { HandshakeSessions, type SessionRequest } from './sessions.ts';
 import { webReply, webResponder } from './webHost.ts';
-import { errorJson, errorReply, type Inbound, type Reply, type Responder } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Inbound, Reply, Responder } from './wire.ts';
 
 /**
  * One HTTP endpoint for both eras, whatever hosts it (`node:http`, a `(req, res)` framework, a
@@ -126,7 +127,7 @@ export class HttpEndpoint {
       await this.#serve(inbound, responder);
     } catch (error) {
       this.#report(error);
-      responder.send(errorReply(500, -32603, 'Internal error'));
+      responder.send(errorReply('endpointFailure', 'Internal error'));
     }
   }
 
@@ -220,8 +221,8 @@ export class HttpEndpoint {
   }
 
   #notAllowed(inbound: Inbound): Reply {
-    return errorReply(405, -32000, `Method not allowed: ${inbound.method.slice(0, 32)}`, {
-      allow: this.#sessionsEnabled ? 'GET, POST, DELETE' : 'POST',
+    return errorReply('methodNotAllowed', `Method not allowed: ${inbound.method.slice(0, 32)}`, {
+      headers: { allow: this.#sessionsEnabled ? 'GET, POST, DELETE' : 'POST' },
     });
   }
 
@@ -233,14 +234,16 @@ export class HttpEndpoint {
   ): void | Promise<void> {
     if (!isJsonContentType(inbound.headers.get('content-type'))) {
       return responder.send(
-        errorReply(415, -32600, 'Unsupported Media Type: Content-Type must be application/json'),
+        errorReply(
+          'unsupportedMediaType',
+          'Unsupported Media Type: Content-Type must be application/json',
+        ),
       );
     }
     if (!acceptsAnswer(inbound.headers.get('accept'))) {
       return responder.send(
         errorReply(
-          406,
-          -32600,
+          'notAcceptable',
           'Not Acceptable: the answer is application/json or text/event-stream, and Accept allows neither',
         ),
       );
@@ -248,13 +251,13 @@ export class HttpEndpoint {
     let message: unknown;
     const body = inbound.body;
     if (body === undefined || ('text' in body && body.text.length === 0)) {
-      return responder.send(errorReply(400, -32700, 'Parse error: the body is empty'));
+      return responder.send(errorReply('parseError', 'Parse error: the body is empty'));
     }
     if ('text' in body) {
       try {
         message = JSON.parse(body.text);
       } catch {
-        return responder.send(errorReply(400, -32700, 'Parse error: the body is not JSON'));
+        return responder.send(errorReply('parseError', 'Parse error: the body is not JSON'));
       }
     } else message = body.parsed;
 
@@ -262,8 +265,7 @@ export class HttpEndpoint {
       if (message.some((entry) => claimsEnvelope(entry))) {
         return responder.send(
           errorReply(
-            400,
-            -32600,
+            'invalidRequest',
             'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later',
           ),
         );
@@ -271,7 +273,7 @@ export class HttpEndpoint {
       const bad =
         message.length === 0 ? 'the batch is empty' : message.map(notJsonRpc).find(Boolean);
       if (bad !== undefined)
-        return responder.send(errorReply(400, -32600, `Invalid Request: ${bad}`));
+        return responder.send(errorReply('invalidRequest', `Invalid Request: ${bad}`));
     } else if (isModernBody(message, inbound.headers.get('mcp-protocol-version'))) {
       if ((message as { method?: unknown }).method === 'subscriptions/listen') {
         return this.#openListen(inbound, message, authInfo, responder);
@@ -280,10 +282,9 @@ export class HttpEndpoint {
     } else {
       const bad = notJsonRpc(message);
       if (bad !== undefined) {
-        return responder.send({
-          status: 400,
-          json: errorJson(-32600, `Invalid Request: ${bad}`, idOf(message)),
-        });
+        return responder.send(
+          errorReply('invalidRequest', `Invalid Request: ${bad}`, { id: idOf(message) }),
+        );
       }
     }
 
@@ -295,21 +296,19 @@ export class HttpEndpoint {
     if (!Array.isArray(message) && record.method === 'initialize') {
       const problem = initializeProblem(record);
       if (problem !== undefined) {
-        return responder.send({
-          status: 400,
-          json: errorJson(-32602, `Invalid params: ${problem}`, idOf(message)),
-        });
+        return responder.send(
+          errorReply('malformedParams', `Invalid params: ${problem}`, { id: idOf(message) }),
+        );
       }
       return this.#sessions.open(sessionRequest(inbound), message, authInfo, responder);
     }
-    responder.send({
-      status: 400,
-      json: errorJson(
-        -32600,
+    responder.send(
+      errorReply(
+        'invalidRequest',
         'Bad Request: handshake-era requests need an Mcp-Session-Id (send initialize first)',
-        idOf(message),
+        { id: idOf(message) },
       ),
-    });
+    );
   }
 
   /** A handshake-era request on an endpoint without sessions: the SDK's stateless fallback. */

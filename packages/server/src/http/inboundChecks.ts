@@ -1,6 +1,7 @@
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
 import type { BodyRead } from './bodyReader.ts';
-import { errorReply, type Reply } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Reply } from './wire.ts';
 
 /**
  * The endpoint's first look at a request, before it is routed to an era: is its method one we
@@ -100,17 +101,16 @@ export function idOf(message: unknown): string | number | null {
 export function unreadableReply(read: Exclude<BodyRead, { kind: 'body' }>, max: number): Reply {
   switch (read.kind) {
     case 'too-large':
-      return errorReply(413, -32600, `Request body too large: the limit is ${max} bytes`, {
-        connection: 'close',
+      return errorReply('requestTooLarge', `Request body too large: the limit is ${max} bytes`, {
+        headers: { connection: 'close' },
       });
     case 'busy':
       return errorReply(
-        503,
-        -32000,
+        'serviceUnavailable',
         'Service Unavailable: the server is reading as many request bodies as it may; try again',
-        { 'retry-after': '1' },
+        { headers: { 'retry-after': '1' } },
       );
     case 'unreadable':
-      return errorReply(400, -32700, `Parse error: ${read.reason}`);
+      return errorReply('parseError', `Parse error: ${read.reason}`);
   }
 }

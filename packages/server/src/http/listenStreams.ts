@@ -1,6 +1,7 @@
-import { JSON_RPC_ERROR_CODES, declaresTasksExtension } from '@parley/core';
+import { declaresTasksExtension } from '@parley/core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 
+import { errorReply } from '../modern/errorReply.ts';
 import type { CheckedRequest } from '../modern/messages.ts';
 import { SERVER_INFO_KEY } from '../modern/envelope.ts';
 import { capabilitiesOf, type ServerRuntime } from '../runtime/serverRuntime.ts';
@@ -67,23 +68,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function frame(message: Record<string, unknown>): string {
   return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;
-}
-
-function errorReply(
-  id: string | number,
-  status: number,
-  code: number,
-  message: string,
-  data?: unknown,
-): Reply {
-  return {
-    status,
-    json: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      error: { code, message, ...(data !== undefined ? { data } : {}) },
-    }),
-  };
 }
 
 /** The filter a listen request asks for, or what is wrong with it. */
@@ -165,20 +149,15 @@ export class ListenStreams {
   async open(listen: ListenRequest): Promise<Reply | undefined> {
     const { id, params, envelope } = listen.request;
     if (this.#open.size >= this.#maxStreams) {
-      return errorReply(id, 200, JSON_RPC_ERROR_CODES.internalError, 'Subscription limit reached');
+      return errorReply('internalError', 'Subscription limit reached', { id });
     }
     const filter = readListenFilter(params, this.#maxTaskIds);
     if ('problem' in filter) {
-      return errorReply(
-        id,
-        200,
-        JSON_RPC_ERROR_CODES.invalidParams,
-        `Invalid params: ${filter.problem}`,
-      );
+      return errorReply('invalidParams', `Invalid params: ${filter.problem}`, { id });
     }
     if (filter.taskIds !== undefined && !declaresTasksExtension(envelope.clientCapabilities)) {
       const error = missingTasksExtension('Task status notifications (notifications.taskIds)');
-      return errorReply(id, 400, error.code, error.message, error.data);
+      return errorReply('missingRequiredClientCapability', error.message, { id, data: error.data });
     }
     const access: TaskAccess =
       listen.principal === undefined ? {} : { principal: listen.principal };

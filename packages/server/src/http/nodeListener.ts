@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { HttpEndpoint } from './httpEndpoint.ts';
 import type { ListenerLimits } from './limits.ts';
 import { createNodeHandler, pathOf } from './nodeHandler.ts';
-import { errorJson } from './wire.ts';
+import { errorReply, type ErrorReply } from '../modern/errorReply.ts';
 
 /**
  * The `node:http` server `run()` starts: the endpoint at its path, a readiness endpoint for
@@ -71,10 +71,11 @@ function stopListening(server: NodeHttp.Server, done: () => void): void {
 }
 
 /** A raw HTTP/1.1 answer for a connection Node could not parse a request from. */
-function rawAnswer(status: number, reason: string, code: number, message: string): string {
-  const body = errorJson(code, message);
+function rawAnswer(reply: ErrorReply): string {
+  const body = reply.json;
+  const reason = process.getBuiltinModule('node:http').STATUS_CODES[reply.status] ?? '';
   return (
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${reply.status} ${reason}\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   );
 }
@@ -84,18 +85,12 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return rawAnswer(
-        431,
-        'Request Header Fields Too Large',
-        -32600,
-        'Bad Request: the request headers are too large',
+        errorReply('headersTooLarge', 'Bad Request: the request headers are too large'),
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return rawAnswer(
-        408,
-        'Request Timeout',
-        -32600,
-        'Request Timeout: the request did not arrive in time',
+        errorReply('requestTimeout', 'Request Timeout: the request did not arrive in time'),
       );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
     case 'HPE_INVALID_CONTENT_LENGTH':
@@ -103,17 +98,11 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): string {
     case 'HPE_INVALID_CHUNK_SIZE':
     case 'HPE_INVALID_TRANSFER_ENCODING':
       return rawAnswer(
-        400,
-        'Bad Request',
-        -32600,
-        'Bad Request: the request body is not framed correctly',
+        errorReply('invalidRequest', 'Bad Request: the request body is not framed correctly'),
       );
     default:
       return rawAnswer(
-        400,
-        'Bad Request',
-        -32600,
-        'Bad Request: the request is not valid HTTP/1.1',
+        errorReply('invalidRequest', 'Bad Request: the request is not valid HTTP/1.1'),
       );
   }
 }
@@ -130,6 +119,10 @@ function json(
     ...headers,
   });
   res.end(body);
+}
+
+function answer(res: ServerResponse, reply: ErrorReply): void {
+  json(res, reply.status, reply.json, reply.headers);
 }
 
 export async function listenNode(
@@ -167,23 +160,22 @@ export async function listenNode(
   );
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (refused.has(req.socket)) {
-      return json(
+      return answer(
         res,
-        503,
-        errorJson(
-          -32000,
+        errorReply(
+          'serviceUnavailable',
           'Service Unavailable: this server has as many connections as it may; try again',
+          { headers: { 'retry-after': '1', connection: 'close' } },
         ),
-        { 'retry-after': '1', connection: 'close' },
       );
     }
     const path = pathOf(req.url);
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
-      return json(
+      return answer(
         res,
-        400,
-        errorJson(-32600, 'Bad Request: an HTTP/1.1 request needs a Host header'),
-        { connection: 'close' },
+        errorReply('invalidRequest', 'Bad Request: an HTTP/1.1 request needs a Host header', {
+          headers: { connection: 'close' },
+        }),
       );
     }
     if (options.readinessPath !== false && path === options.readinessPath) {
@@ -197,11 +189,11 @@ export async function listenNode(
       );
     }
     if (path !== options.path && options.alsoServe?.includes(path) !== true) {
-      return json(
+      return answer(
         res,
-        404,
-        errorJson(-32601, `Not Found: this server serves MCP at ${options.path}`),
-        draining ? { connection: 'close' } : {},
+        errorReply('methodNotFound', `Not Found: this server serves MCP at ${options.path}`, {
+          headers: draining ? { connection: 'close' } : {},
+        }),
       );
     }
     inFlight++;
@@ -226,14 +218,13 @@ export async function listenNode(
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isSafeInteger(declared) && declared > endpoint.limits.maxBodyBytes) {
-      return json(
+      return answer(
         res,
-        413,
-        errorJson(
-          -32600,
+        errorReply(
+          'requestTooLarge',
           `Request body too large: the limit is ${endpoint.limits.maxBodyBytes} bytes`,
+          { headers: { connection: 'close' } },
         ),
-        { connection: 'close' },
       );
     }
     res.writeContinue();
@@ -241,7 +232,7 @@ export async function listenNode(
   });
   // CONNECT (a proxy's tunnel) is no request this server serves.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(rawAnswer(405, 'Method Not Allowed', -32000, 'Method not allowed: CONNECT'));
+    socket.end(rawAnswer(errorReply('methodNotAllowed', 'Method not allowed: CONNECT')));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (

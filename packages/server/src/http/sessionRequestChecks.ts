@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 import type { HeaderReader } from '../modern/headers.ts';
-import { errorReply, type Reply } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Reply } from './wire.ts';
 
 /**
  * What a handshake-era session's requests must be before its transport acts on them: a POST
@@ -38,16 +39,14 @@ export function postedMessages(
   const accept = request.headers.get('accept');
   if (accept?.includes('application/json') !== true || !accept.includes('text/event-stream')) {
     return errorReply(
-      406,
-      -32000,
+      'streamNotAcceptable',
       'Not Acceptable: the client must accept both application/json and text/event-stream',
     );
   }
   const raw = Array.isArray(body) ? body : [body];
   if (raw.length > MAX_BATCH) {
     return errorReply(
-      400,
-      -32600,
+      'invalidRequest',
       `Invalid Request: a batch may hold at most ${MAX_BATCH} messages`,
     );
   }
@@ -55,8 +54,7 @@ export function postedMessages(
     return raw.map((message) => checks.parseJSONRPCMessage(message));
   } catch {
     return errorReply(
-      400,
-      -32600,
+      'invalidRequest',
       'Invalid Request: not a JSON-RPC 2.0 request, notification or response as MCP defines them',
     );
   }
@@ -70,8 +68,7 @@ export function versionProblem(
   const version = request.headers.get('mcp-protocol-version');
   if (version === null || supported.includes(version)) return undefined;
   return errorReply(
-    400,
-    -32000,
+    'badRequest',
     `Bad Request: unsupported protocol version ${JSON.stringify(version.slice(0, 64))} (this server supports ${supported.join(', ')})`,
   );
 }

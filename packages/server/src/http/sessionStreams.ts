@@ -2,7 +2,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 import type { EventStore } from './eventStore.ts';
 import type { KeepAlive } from './keepAlive.ts';
-import { errorReply, type EventSink, type Responder } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { EventSink, Responder } from './wire.ts';
 
 /**
  * The SSE streams of one handshake-era session, as its transport keeps them: the streams of its
@@ -125,12 +126,12 @@ export abstract class SessionStreams<Host extends StreamHost> {
     const streamId = await events.getStreamIdForEventId(lastEventId).catch(() => undefined);
     if (streamId === undefined) {
       return responder.send(
-        errorReply(400, -32000, 'Bad Request: Last-Event-ID names no event of this session'),
+        errorReply('badRequest', 'Bad Request: Last-Event-ID names no event of this session'),
       );
     }
     const ofCall = streamId !== STANDALONE_STREAM_ID;
     if ((ofCall ? this.callStream(streamId) : this.#standalone)?.sink !== undefined) {
-      return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
+      return responder.send(errorReply('conflict', 'Conflict: that stream is already being read'));
     }
     // Gathered first, written at once: a store that fails mid-way gets a clean 4xx, not a
     // stream cut short.
@@ -142,18 +143,17 @@ export abstract class SessionStreams<Host extends StreamHost> {
     } catch {
       return responder.send(
         errorReply(
-          400,
-          -32000,
+          'badRequest',
           'Bad Request: the events after that Last-Event-ID cannot be replayed',
         ),
       );
     }
-    if (this.#closed) return responder.send(errorReply(404, -32001, 'Session not found'));
+    if (this.#closed) return responder.send(errorReply('sessionNotFound', 'Session not found'));
     let stream: SessionStream | undefined;
     if (ofCall) stream = this.callStream(streamId);
     else stream = this.openStandalone();
     if (stream?.sink !== undefined) {
-      return responder.send(errorReply(409, -32000, 'Conflict: that stream is already being read'));
+      return responder.send(errorReply('conflict', 'Conflict: that stream is already being read'));
     }
     if (stream === undefined) {
       // Its call was answered while the client was away: the replay holds the answer.

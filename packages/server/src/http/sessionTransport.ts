@@ -21,7 +21,8 @@ import {
   STANDALONE_STREAM_ID,
   type StreamHost,
 } from './sessionStreams.ts';
-import { errorReply, type Responder } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Responder } from './wire.ts';
 
 /**
  * The HTTP transport of one handshake-era session (Streamable HTTP, 2025-11-25 and earlier):
@@ -105,7 +106,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     authInfo: AuthInfo | undefined,
     responder: Responder,
   ): Promise<void> {
-    if (this.closed) return responder.send(errorReply(404, -32001, 'Session not found'));
+    if (this.closed) return responder.send(errorReply('sessionNotFound', 'Session not found'));
     if (request.method === 'POST') return this.#post(request, body, authInfo, responder);
     const refused = versionProblem(this.#supported, request);
     if (refused !== undefined) return responder.send(refused);
@@ -127,12 +128,15 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     if (initialize !== undefined) {
       if (this.#initialized) {
         return responder.send(
-          errorReply(400, -32600, 'Invalid Request: this session is already initialized'),
+          errorReply('invalidRequest', 'Invalid Request: this session is already initialized'),
         );
       }
       if (messages.length > 1) {
         return responder.send(
-          errorReply(400, -32600, 'Invalid Request: initialize must be sent alone, not in a batch'),
+          errorReply(
+            'invalidRequest',
+            'Invalid Request: initialize must be sent alone, not in a batch',
+          ),
         );
       }
       this.#initialized = true;
@@ -144,7 +148,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
       return;
     }
     if (!this.#initialized) {
-      return responder.send(errorReply(400, -32000, 'Bad Request: initialize first'));
+      return responder.send(errorReply('badRequest', 'Bad Request: initialize first'));
     }
     const refused = versionProblem(this.#supported, request);
     if (refused !== undefined) return responder.send(refused);
@@ -201,14 +205,17 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
   async #get(request: TransportRequest, responder: Responder): Promise<void> {
     if (request.headers.get('accept')?.includes('text/event-stream') !== true) {
       return responder.send(
-        errorReply(406, -32000, 'Not Acceptable: the client must accept text/event-stream'),
+        errorReply(
+          'streamNotAcceptable',
+          'Not Acceptable: the client must accept text/event-stream',
+        ),
       );
     }
     const lastEventId = this.events === undefined ? null : request.headers.get('last-event-id');
     if (lastEventId !== null && lastEventId !== '') return this.replay(lastEventId, responder);
     if (this.standalone !== undefined) {
       return responder.send(
-        errorReply(409, -32000, 'Conflict: this session already has its GET stream open'),
+        errorReply('conflict', 'Conflict: this session already has its GET stream open'),
       );
     }
     this.attach(this.openStandalone(), responder);

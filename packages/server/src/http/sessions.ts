@@ -11,7 +11,8 @@ import type { EndpointLimits } from './limits.ts';
 import { KEEP_ALIVE_MS, KeepAlive } from './keepAlive.ts';
 import type { TransportRequest } from './sessionRequestChecks.ts';
 import { SessionTransport, type TransportHost } from './sessionTransport.ts';
-import { errorReply, type Responder } from './wire.ts';
+import { errorReply } from '../modern/errorReply.ts';
+import type { Responder } from './wire.ts';
 
 /**
  * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on
@@ -220,8 +221,8 @@ export class HandshakeSessions {
   ): Promise<void> {
     if (this.#closed || this.#draining) {
       return responder.send(
-        errorReply(503, -32000, 'Service Unavailable: the server is shutting down', {
-          'retry-after': '1',
+        errorReply('serviceUnavailable', 'Service Unavailable: the server is shutting down', {
+          headers: { 'retry-after': '1' },
         }),
       );
     }
@@ -229,10 +230,9 @@ export class HandshakeSessions {
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
       return responder.send(
         errorReply(
-          503,
-          -32000,
+          'serviceUnavailable',
           `Service Unavailable: this server has as many sessions open as it may (${this.#limits.maxSessions}); try again later`,
-          { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+          { headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) } },
         ),
       );
     }
@@ -274,7 +274,7 @@ export class HandshakeSessions {
     const session = this.#sessions.get(id);
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
-      return responder.send(errorReply(404, -32001, 'Session not found'));
+      return responder.send(errorReply('sessionNotFound', 'Session not found'));
     }
     session.lastSeen = this.#now();
     await session.transport.handle(request, parsedBody, authInfo, responder);

@@ -63,30 +63,6 @@ export interface Responder {
   web(response: Response): void;
 }
 
-/** A JSON-RPC error message as the body of an HTTP answer. */
-export function errorJson(
-  code: number,
-  message: string,
-  id: string | number | null = null,
-  data?: unknown,
-): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    error: { code, message, ...(data !== undefined ? { data } : {}) },
-  });
-}
-
-/** A JSON-RPC error as a whole answer. */
-export function errorReply(
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-): Reply {
-  return { status, json: errorJson(code, message), ...(headers !== undefined ? { headers } : {}) };
-}
-
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',

@@ -1,6 +1,7 @@
-import { JSON_RPC_ERROR_CODES, MODERN_PROTOCOL_VERSIONS } from '@parley/core';
+import { MODERN_PROTOCOL_VERSIONS } from '@parley/core';
 
 import { metaOf, readEnvelope } from './envelope.ts';
+import { errorReply } from './errorReply.ts';
 import { checkHeaders, mcpNameProblem, mirroredHeaders, type HeaderReader } from './headers.ts';
 import type { CheckedRequest, ModernReply } from './messages.ts';
 
@@ -14,34 +15,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function errorReply(
-  status: number,
-  id: string | number | null,
-  code: number,
-  message: string,
-  data?: unknown,
-): ModernReply {
-  return {
-    status,
-    message: {
-      jsonrpc: '2.0',
-      id,
-      error: { code, message, ...(data !== undefined ? { data } : {}) },
-    },
-  };
-}
-
 export function checkRequest(
   message: unknown,
   headers: HeaderReader | undefined,
 ): ModernReply | CheckedRequest {
   if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-    return errorReply(
-      400,
-      null,
-      JSON_RPC_ERROR_CODES.invalidRequest,
-      'Invalid Request: not a JSON-RPC 2.0 request',
-    );
+    return errorReply('invalidRequest', 'Invalid Request: not a JSON-RPC 2.0 request');
   }
   const { method } = message;
   if (!('id' in message)) return { status: 202 }; // a notification: acknowledged, nothing to run
@@ -50,19 +29,12 @@ export function checkRequest(
   // be echoed back as the client wrote it: the client could never match the answer.
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) {
     return errorReply(
-      400,
-      null,
-      JSON_RPC_ERROR_CODES.invalidRequest,
+      'invalidRequest',
       'Invalid Request: the id must be a string or an integer (a safe one: at most 2^53 - 1)',
     );
   }
   if (message.params !== undefined && !isRecord(message.params)) {
-    return errorReply(
-      400,
-      id,
-      JSON_RPC_ERROR_CODES.invalidRequest,
-      'Invalid Request: params must be an object',
-    );
+    return errorReply('invalidRequest', 'Invalid Request: params must be an object', { id });
   }
   const params = (message.params ?? {}) as Record<string, unknown>;
   const meta = metaOf(message);
@@ -72,17 +44,20 @@ export function checkRequest(
   const mirrored = headers === undefined ? undefined : mirroredHeaders(headers);
   if (mirrored !== undefined) {
     const mismatch = checkHeaders(mirrored, method, meta, 'present');
-    if (mismatch !== undefined) return errorReply(400, id, -32020, mismatch.message, mismatch.data);
+    if (mismatch !== undefined) {
+      return errorReply('headerMismatch', mismatch.message, { id, data: mismatch.data });
+    }
   }
   if (meta === undefined || !('io.modelcontextprotocol/protocolVersion' in meta)) {
     return errorReply(
-      400,
-      id,
-      JSON_RPC_ERROR_CODES.invalidParams,
+      'malformedParams',
       'Invalid params: a protocol revision 2026-07-28 request must carry the per-request envelope in params._meta (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)',
       {
-        envelope: {
-          missing: meta === undefined ? ['_meta'] : ['io.modelcontextprotocol/protocolVersion'],
+        id,
+        data: {
+          envelope: {
+            missing: meta === undefined ? ['_meta'] : ['io.modelcontextprotocol/protocolVersion'],
+          },
         },
       },
     );
@@ -90,30 +65,27 @@ export function checkRequest(
   const envelope = readEnvelope(meta);
   if ('problem' in envelope) {
     return errorReply(
-      400,
-      id,
-      JSON_RPC_ERROR_CODES.invalidParams,
+      'malformedParams',
       `Invalid _meta envelope for protocol revision 2026-07-28: ${envelope.key}: ${envelope.problem}`,
-      { envelope },
+      { id, data: { envelope } },
     );
   }
   if (!MODERN_PROTOCOL_VERSIONS.includes(envelope.protocolVersion)) {
     return errorReply(
-      400,
-      id,
-      -32022,
+      'unsupportedProtocolVersion',
       `Unsupported protocol version: ${envelope.protocolVersion}`,
       {
-        supported: [...MODERN_PROTOCOL_VERSIONS],
-        requested: envelope.protocolVersion,
+        id,
+        data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
       },
     );
   }
   if (headers !== undefined && mirrored !== undefined) {
     const missing = checkHeaders(mirrored, method, meta, 'required');
-    if (missing !== undefined) return errorReply(400, id, -32020, missing.message, missing.data);
-    const name = mcpNameProblem(headers, method, params);
-    if (name !== undefined) return errorReply(400, id, -32020, name.message, name.data);
+    const problem = missing ?? mcpNameProblem(headers, method, params);
+    if (problem !== undefined) {
+      return errorReply('headerMismatch', problem.message, { id, data: problem.data });
+    }
   }
 
   return { id, method, params, envelope };

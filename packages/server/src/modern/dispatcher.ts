@@ -1,4 +1,9 @@
-import { JSON_RPC_ERROR_CODES, MODERN_PROTOCOL_VERSIONS } from '@parley/core';
+import {
+  JSON_RPC_ERROR_CODES,
+  MODERN_PROTOCOL_VERSIONS,
+  httpStatusOfAnswer,
+  jsonRpcError,
+} from '@parley/core';
 
 import { complete } from '../runtime/completion.ts';
 import type { RequestContext } from '../handler/contextTypes.ts';
@@ -13,7 +18,8 @@ import { tasksExtensionCapability } from '../tasks/modernWire.ts';
 import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { encodeResult } from './encode.ts';
-import { checkRequest, errorReply } from './checkRequest.ts';
+import { checkRequest } from './checkRequest.ts';
+import { errorReply } from './errorReply.ts';
 import type { Envelope } from './envelope.ts';
 import type { HeaderReader } from './headers.ts';
 import type { CheckedRequest, ModernReply, ModernTransport } from './messages.ts';
@@ -103,19 +109,14 @@ export class ModernDispatcher {
       reply = await this.#dispatch(method, params, envelope, transport, trace);
     } catch (error) {
       this.#runtime.report(error, { method, target: '-' });
-      reply = {
-        kind: 'error',
-        error: { code: JSON_RPC_ERROR_CODES.internalError, message: 'Internal error' },
-      };
+      reply = { kind: 'error', error: jsonRpcError('internalError', 'Internal error') };
     }
     trace?.end(reply ?? { kind: 'error', error: { code: JSON_RPC_ERROR_CODES.methodNotFound } });
-    if (reply === undefined) {
-      return errorReply(404, id, JSON_RPC_ERROR_CODES.methodNotFound, 'Method not found');
-    }
+    if (reply === undefined) return errorReply('methodNotFound', 'Method not found', { id });
     if (reply.kind === 'error') {
-      const { code } = reply.error;
-      // Errors from the work itself are in-band; a missing client capability is 400 by the spec.
-      const status = code === -32021 ? 400 : code === -32020 ? 400 : 200;
+      // The work's own errors are its answer (200), but for what MCP makes a 400 wherever it
+      // comes from (a missing client capability, a header that disagrees with the body).
+      const status = httpStatusOfAnswer(reply.error.code);
       return { status, message: { jsonrpc: '2.0', id, error: reply.error } };
     }
     return {
@@ -174,7 +175,10 @@ export class ModernDispatcher {
       if (params.cursor !== undefined && typeof params.cursor !== 'string') {
         return {
           kind: 'error',
-          error: { code: -32602, message: `Invalid params: ${method}'s cursor must be a string` },
+          error: jsonRpcError(
+            'invalidParams',
+            `Invalid params: ${method}'s cursor must be a string`,
+          ),
         };
       }
       return serveList(runtime, method as ListMethod, params, request);
@@ -191,7 +195,7 @@ export class ModernDispatcher {
     // is a measurable share of a round.
     const problem = roundParamsProblem(roundMethod, params);
     if (problem !== undefined) {
-      return { kind: 'error', error: { code: -32602, message: `Invalid params: ${problem}` } };
+      return { kind: 'error', error: jsonRpcError('invalidParams', `Invalid params: ${problem}`) };
     }
     if (roundMethod === 'tools/call' && transport.headers !== undefined) {
       const declared = this.#paramHeaders(params.name as string);
@@ -200,7 +204,10 @@ export class ModernDispatcher {
           ? undefined
           : paramHeaderMismatch(transport.headers, params.arguments, declared);
       if (mismatch !== undefined) {
-        return { kind: 'error', error: { code: -32020, message: `Header mismatch: ${mismatch}` } };
+        return {
+          kind: 'error',
+          error: jsonRpcError('headerMismatch', `Header mismatch: ${mismatch}`),
+        };
       }
     }
     const round = new ModernRound(roundMethod, params, request, envelope, transport, trace);

@@ -4,6 +4,7 @@ import {
   InvalidInputResponsesError,
   InvalidRequestStateError,
   JSON_RPC_ERROR_CODES,
+  JSON_RPC_ERRORS,
   ParleyError,
   SessionClosedError,
   ToolResult,
@@ -12,6 +13,7 @@ import {
   toJsonRpcError,
   type Era,
   type HandlerKind,
+  type JsonRpcErrorName,
   type JsonRpcErrorObject,
 } from '@parley/core';
 
@@ -27,7 +29,7 @@ import { RoundFault } from '../flow/roundFault.ts';
  * | a shared store is down (`store_unavailable`)       | `-32603`                 | `-32603`         |
  * | URL elicitation required, handshake era            | `-32042`                 | `-32042`         |
  * | missing client capability, modern era              | `-32021`                 | `-32021`         |
- * | missing client capability, handshake era           | `isError` result         | `-32603`         |
+ * | missing client capability, handshake era           | `isError` result         | `-32600`         |
  * | a `WireError` or SDK `ProtocolError` (not found, …) | that error               | that error       |
  * | anything else the author's code threw              | `isError` result         | `-32603`         |
  *
@@ -54,10 +56,10 @@ export interface FailureSite {
 export class WireError extends Error {
   readonly code: number;
   readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
+  constructor(name: JsonRpcErrorName, message: string, data?: unknown) {
     super(message);
     this.name = 'WireError';
-    this.code = code;
+    this.code = JSON_RPC_ERRORS[name].code;
     this.data = data;
   }
 }
@@ -105,7 +107,9 @@ function sdkError(
 ): JsonRpcErrorObject {
   // The retired -32002 (resource not found) is -32602 on the modern wire.
   const code =
-    era === 'modern' && error.code === -32002 ? JSON_RPC_ERROR_CODES.invalidParams : error.code;
+    era === 'modern' && error.code === JSON_RPC_ERROR_CODES.resourceNotFound
+      ? JSON_RPC_ERROR_CODES.invalidParams
+      : error.code;
   return {
     code,
     message: error.message,

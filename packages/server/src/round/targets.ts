@@ -29,17 +29,18 @@ export function resolveTarget(
   if (method === 'tools/call') {
     const name = params.name as string;
     const tool = registry.tools.get(name);
-    if (tool === undefined) throw new WireError(-32602, `Tool ${name} not found`);
+    if (tool === undefined) throw new WireError('invalidParams', `Tool ${name} not found`);
     return toolTarget(tool, params, capabilities);
   }
   if (method === 'prompts/get') {
     const name = params.name as string;
     const prompt = registry.prompts.get(name);
-    if (prompt === undefined) throw new WireError(-32602, `Prompt ${name} not found`);
+    if (prompt === undefined) throw new WireError('invalidParams', `Prompt ${name} not found`);
     return promptTarget(prompt, params);
   }
   const uri = params.uri as string;
   const resource = resourceTarget(registry, uri);
-  if (resource === undefined) throw new WireError(-32602, `Resource not found: ${uri}`, { uri });
+  if (resource === undefined)
+    throw new WireError('invalidParams', `Resource not found: ${uri}`, { uri });
   return resource;
 }

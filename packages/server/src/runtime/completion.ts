@@ -1,3 +1,5 @@
+import { jsonRpcError } from '@parley/core';
+
 import type {
   Completer,
   PromptDefinition,
@@ -13,7 +15,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(message: string): RoundReply {
-  return { kind: 'error', error: { code: -32602, message } };
+  return { kind: 'error', error: jsonRpcError('invalidParams', message) };
 }
 
 /**

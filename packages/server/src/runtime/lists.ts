@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@parley/core';
+import { jsonRpcError, type ClientCapabilities } from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
 
 import type { RequestContext } from '../handler/contextTypes.ts';
@@ -147,6 +147,6 @@ export async function serveList(
     const failure = mapFailure(error, { era: request.era, kind: 'prompt', method, target: '-' });
     return failure.kind === 'error'
       ? failure
-      : { kind: 'error', error: { code: -32603, message: 'Internal error' } };
+      : { kind: 'error', error: jsonRpcError('internalError', 'Internal error') };
   }
 }

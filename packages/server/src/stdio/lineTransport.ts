@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
 import { replyJson } from '../modern/encode.ts';
+import { errorReply, type ErrorReply } from '../modern/errorReply.ts';
 import type { JsonRpcOut } from '../modern/messages.ts';
 
 /**
@@ -129,9 +130,10 @@ export class LineTransport implements Transport {
     if (this.#skipping) {
       this.#skipping = false;
       this.#refuse(
-        -32600,
-        `Invalid Request: a line may be at most ${this.#maxLineBytes} bytes`,
-        null,
+        errorReply(
+          'invalidRequest',
+          `Invalid Request: a line may be at most ${this.#maxLineBytes} bytes`,
+        ),
       );
       return;
     }
@@ -145,14 +147,16 @@ export class LineTransport implements Transport {
     try {
       message = JSON.parse(line);
     } catch {
-      this.#refuse(-32700, 'Parse error: the line is not JSON', null);
+      this.#refuse(errorReply('parseError', 'Parse error: the line is not JSON'));
       return;
     }
     const problem = problemOf(message);
     if (problem !== undefined) {
       // A response or a notification is not answered, even when it is wrong.
       if (isRecord(message) && typeof message.method === 'string' && !('id' in message)) return;
-      this.#refuse(-32600, `Invalid Request: ${problem}`, idOf(message));
+      this.#refuse(
+        errorReply('invalidRequest', `Invalid Request: ${problem}`, { id: idOf(message) }),
+      );
       return;
     }
     try {
@@ -162,8 +166,8 @@ export class LineTransport implements Transport {
     }
   }
 
-  #refuse(code: number, message: string, id: string | number | null): void {
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  #refuse(reply: ErrorReply): void {
+    void this.send(reply.message as unknown as JSONRPCMessage);
   }
 
   readonly #onEnd = (): void => {

@@ -1,4 +1,9 @@
-import { ParleyError, TaskCancelledError, type JsonRpcErrorObject } from '@parley/core';
+import {
+  ParleyError,
+  TaskCancelledError,
+  jsonRpcError,
+  type JsonRpcErrorObject,
+} from '@parley/core';
 
 import type { Clock } from './clock.ts';
 import type { ReportFailure, TaskIO, TaskStart } from './taskEngineTypes.ts';
@@ -28,7 +33,7 @@ interface LocalTask {
 }
 
 /** The error a task whose handler threw something that is not a protocol error ends with. */
-const INTERNAL: JsonRpcErrorObject = { code: -32603, message: 'Internal error' };
+const INTERNAL: JsonRpcErrorObject = jsonRpcError('internalError', 'Internal error');
 
 export interface LocalTasksOptions {
   store: TaskStore;
@@ -102,11 +107,11 @@ export class LocalTasks {
   /** End every task this replica runs `failed` (the server stopped), and abort its handler. */
   async close(): Promise<void> {
     this.#heartbeat.close();
-    const error: JsonRpcErrorObject = {
-      code: -32603,
-      message: 'The server stopped before this task finished; call the tool again.',
-      data: { reason: 'server_stopped' },
-    };
+    const error = jsonRpcError(
+      'internalError',
+      'The server stopped before this task finished; call the tool again.',
+      { reason: 'server_stopped' },
+    );
     await Promise.all(
       [...this.#local.keys()].map((taskId) =>
         this.#store

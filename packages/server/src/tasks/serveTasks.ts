@@ -1,6 +1,7 @@
 import {
   InvalidInputResponsesError,
   declaresTasksExtension,
+  jsonRpcError,
   toJsonRpcError,
   type ClientCapabilities,
   type InputRequest,
@@ -140,14 +141,16 @@ export async function serveLegacyTaskMethod(
   if (method === 'tasks/list') {
     const { cursor } = params;
     if (cursor !== undefined && typeof cursor !== 'string') {
-      return error({ code: -32602, message: 'Invalid params: tasks/list cursor must be a string' });
+      return error(
+        jsonRpcError('invalidParams', 'Invalid params: tasks/list cursor must be a string'),
+      );
     }
     try {
       const page = await engine.list(access, cursor === undefined ? {} : { cursor });
       return result(legacyListResult(page.tasks, page.nextCursor));
     } catch (failure) {
       if (failure instanceof TypeError)
-        return error({ code: -32602, message: `Invalid params: ${failure.message}` });
+        return error(jsonRpcError('invalidParams', `Invalid params: ${failure.message}`));
       throw failure;
     }
   }
@@ -177,10 +180,12 @@ export async function serveLegacyTaskMethod(
         ended = await awaitWithQuestions(engine, taskId, access, options);
       } catch (failure) {
         const why = failure instanceof Error ? failure.message : String(failure);
-        return error({
-          code: -32603,
-          message: `tasks/result for task ${taskId} stopped: ${options.signal.aborted ? 'the request was cancelled' : `a question of the task got no answer (${why}); it is still asked, call tasks/result again`}`,
-        });
+        return error(
+          jsonRpcError(
+            'internalError',
+            `tasks/result for task ${taskId} stopped: ${options.signal.aborted ? 'the request was cancelled' : `a question of the task got no answer (${why}); it is still asked, call tasks/result again`}`,
+          ),
+        );
       }
       if (ended === undefined) return error(unknownTask('tasks/result', taskId));
       const payload = legacyTaskPayload(ended);

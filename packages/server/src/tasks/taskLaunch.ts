@@ -1,3 +1,5 @@
+import { JSON_RPC_ERROR_CODES } from '@parley/core';
+
 import type { PushChannel } from '../handler/pushChannel.ts';
 import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
@@ -72,7 +74,7 @@ function outcomeOf(reply: RoundReply): TaskOutcome {
     return {
       kind: 'error',
       error: {
-        code: -32603,
+        code: JSON_RPC_ERROR_CODES.internalError,
         message:
           'The tool returned inputRequired(...) inside a task, where no client retries the call; ask with ctx.ask inside a task.',
       },

@@ -1,5 +1,6 @@
 import {
   InvalidInputResponsesError,
+  jsonRpcError,
   type InputResponse,
   type InputResponses,
   type JsonRpcErrorObject,
@@ -296,14 +297,13 @@ export function hasLostOwner(record: TaskRecord, now: number): boolean {
 
 /** The error a task whose replica died ends with. */
 export function ownerLostError(record: TaskRecord): JsonRpcErrorObject {
-  return {
-    code: -32603,
-    message:
-      `The server process running this task (${record.lease.owner}) stopped before it finished: ` +
+  return jsonRpcError(
+    'internalError',
+    `The server process running this task (${record.lease.owner}) stopped before it finished: ` +
       `it last renewed its lease until ${new Date(record.lease.expiresAt).toISOString()}. ` +
       'The work cannot resume; call the tool again.',
-    data: { reason: 'task_owner_lost', owner: record.lease.owner },
-  };
+    { reason: 'task_owner_lost', owner: record.lease.owner },
+  );
 }
 
 /** A running task whose owner is gone, marked `failed` with the reason (on any replica). */

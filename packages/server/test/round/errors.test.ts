@@ -60,7 +60,7 @@ describe('a client that cannot answer', () => {
     },
   );
 
-  test('handshake era: a prompt fails with -32603, never -32021', async () => {
+  test('handshake era: a prompt fails with -32600 (the client’s doing), never -32021 or -32603', async () => {
     const mcp = new ParleyServer({ name: 'Prompts', onError: () => {} });
     mcp.prompt('greet', async (_args, ctx) => {
       const name = await ctx.elicit('Name?', String);
@@ -71,8 +71,9 @@ describe('a client that cannot answer', () => {
     const client = new Client({ name: 'c', version: '1' }, { capabilities: {} });
     await client.connect(clientSide);
     await expect(client.getPrompt({ name: 'greet' })).rejects.toMatchObject({
-      code: -32603,
+      code: -32600,
       message: expect.stringContaining('elicitation not supported by this client'),
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
     });
     await client.close();
   });
