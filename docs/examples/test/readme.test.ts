@@ -7,7 +7,7 @@ import { nodeArgs, quoted, repoRoot } from './support.ts';
 
 /**
  * The README's example, run: what it prints in both eras is what the README (and the docs
- * start page) quote. test/repo/readme.test.ts checks that the README shows this very file.
+ * start page) quote. test/repo/markdownCode.test.ts checks that the README shows this very file.
  */
 test('readme/quickstart.ts prints what readme/quickstart.out.txt says, in both eras', async () => {
   const { stdout } = await promisify(execFile)(
