@@ -1,10 +1,12 @@
 // @ts-check
 /**
  * Code in the Markdown the project publishes (the README, the packages' READMEs, the docs site's
- * start page and guides) comes from files that the tests compile and run. A fenced block right
- * after `<!-- include: <path> -->` (or `<!-- include: <path>#<region> -->`) is a copy of that
- * file, or of the lines between `// #region <region>` and `// #endregion <region>` in it
- * (dedented, other region markers dropped). GitHub cannot include files and VitePress renders the
+ * start page and guides) comes from files that the tests compile and run: the examples in
+ * docs/examples/ (each run by a test there), or, for a declaration a page quotes, a package's own
+ * src/. A fenced block right after `<!-- include: <path> -->` (or
+ * `<!-- include: <path>#<region> -->`) is a copy of that file, or of the lines between
+ * `// #region <region>` and `// #endregion <region>` in it (dedented, other region markers
+ * dropped). GitHub cannot include files and VitePress renders the
  * copy as it is, so both show the same code, and test/repo/markdownCode.test.ts keeps every copy
  * true and refuses a code block that comes from no file (`sh` blocks, commands to type, are the
  * one exception).

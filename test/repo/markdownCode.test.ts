@@ -14,7 +14,8 @@ import {
 /**
  * Code in the README, the packages' READMEs and the docs pages comes from files the tests compile
  * and run (scripts/markdownIncludes.mjs says how): every fenced block is the copy of an included
- * file under docs/examples/, or a `sh` block of commands to type. A failure names file:line;
+ * file under docs/examples/ (or of a declaration in a package's src/), or a `sh` block of
+ * commands to type. A failure names file:line;
  * `pnpm readme` rewrites stale copies.
  */
 
@@ -76,8 +77,8 @@ describe.each(files)('%s', (source) => {
 });
 
 describe.each(includes)('$source:$line includes $path', ({ path, region, shown }) => {
-  test('a file under docs/examples/ (type-checked and run by the examples tests)', () => {
-    expect(path).toMatch(/^docs\/examples\//);
+  test('a file under docs/examples/ (run by its tests) or in a package src/ (the code itself)', () => {
+    expect(path).toMatch(/^(docs\/examples|packages\/[\w-]+\/src)\//);
     expect(existsSync(`${repoRoot}${path}`)).toBe(true);
   });
 
