@@ -76,7 +76,8 @@ const executed = runByTests();
 /**
  * The example tests' source, to check that the output files pages quote are read by a test —
  * and the runtime matrix's (test/runtimes), which runs the deployment guide's Bun, Deno and
- * Worker files, by their docs/examples paths, on those runtimes.
+ * Worker files, by their docs/examples paths, on those runtimes; and the few tests elsewhere
+ * that read an example file.
  */
 const runtimesRoot = `${docsRoot}/../test/runtimes`;
 const testSources = [
@@ -90,6 +91,8 @@ const testSources = [
   // The load-balancer tests run the deployment guide's HAProxy, nginx and Caddy configurations
   // (their harness loads them).
   readFileSync(`${docsRoot}/../test/integration/loadBalancer/harness.ts`, 'utf8'),
+  // The terminal client's tests compare a real screen with the one its README shows.
+  readFileSync(`${docsRoot}/../packages/cli/test/terminal.test.ts`, 'utf8'),
 ]
   .join('\n')
   // Tests that run in both eras name per-era files with a template: count both names.
