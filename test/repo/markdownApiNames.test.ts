@@ -265,13 +265,13 @@ test('the rules catch a member or an export that does not exist, and leave optio
     "import { Gone } from '@parley/nowhere';",
     '```',
   ].join('\n');
-  expect(problemsIn('page.md', page)).toEqual([
-    "page.md:6: '@parley/server' exports no Nope",
-    "page.md:6: there is no entry '@parley/nowhere'",
-    'page.md:1: `ctx.samplingAnswer` is not a public member',
-    'page.md:2: `createRedisCacheStore` is exported by no @parley package',
-    'page.md:2: `ParleyServerX` is exported by no @parley package',
-    'page.md:3: `mcp.tools` is not a public member',
+  expect(problemsIn('page', page)).toEqual([
+    "page:6: '@parley/server' exports no Nope",
+    "page:6: there is no entry '@parley/nowhere'",
+    'page:1: `ctx.samplingAnswer` is not a public member',
+    'page:2: `createRedisCacheStore` is exported by no @parley package',
+    'page:2: `ParleyServerX` is exported by no @parley package',
+    'page:3: `mcp.tools` is not a public member',
   ]);
 });
 
