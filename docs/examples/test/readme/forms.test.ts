@@ -146,10 +146,14 @@ test('readme/forms/element.ts and readme/forms/Question.tsx answer; readme/forms
     (params) => window.readmeForms.showReact(params),
     question,
   );
-  // The element answers once and stays on the page: the React one is the last.
+  // The element answers once and stays on the page: the React one is the second, once React
+  // has rendered it.
+  await expect
+    .poll(() => parts.locator('parley-elicitation').count())
+    .toBe(2);
   await parts
     .locator('parley-elicitation')
-    .last()
+    .nth(1)
     .getByRole('button', { name: 'Decline' })
     .click();
   await expect
