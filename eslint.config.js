@@ -13,7 +13,7 @@ function restrictedImports(name, { inSource }) {
   );
   const paths = forbiddenParley.map((other) => ({
     name: `@parley/${other}`,
-    message: `@parley/${name} may not depend on @parley/${other} (see the dependency rules in DESIGN.md and CONTRIBUTING.md).`,
+    message: `@parley/${name} may not depend on @parley/${other} (see the dependency rules in CONTRIBUTING.md and scripts/packageGraph.js).`,
   }));
   const patterns = [
     {
@@ -28,7 +28,7 @@ function restrictedImports(name, { inSource }) {
       ? [
           {
             group: ['@modelcontextprotocol/*', ...external.map((allowedSdk) => `!${allowedSdk}`)],
-            message: `@parley/${name} may only use the MCP SDK packages DESIGN.md gives it (${external.join(', ') || 'none'}).`,
+            message: `@parley/${name} may only use the MCP SDK packages scripts/packageGraph.js gives it (${external.join(', ') || 'none'}).`,
           },
         ]
       : []),
@@ -50,9 +50,9 @@ function restrictedImports(name, { inSource }) {
 }
 
 /**
- * `no-restricted-imports` blocks generated from the dependency graph in DESIGN.md: a package
- * (source and tests) may import only the `@parley/*` packages listed for it, never a sibling's
- * internals. Its source may also use only the MCP SDK packages listed for it (tests may drive it
+ * `no-restricted-imports` blocks generated from the dependency graph in scripts/packageGraph.js
+ * (explained in CONTRIBUTING.md): a package (source and tests) may import only the `@parley/*`
+ * packages listed for it, never a sibling's internals. Its source may also use only the MCP SDK packages listed for it (tests may drive it
  * with any SDK client), a `noIo` package keeps `node:*` out of its source, and a
  * `noSchemaLibrary` package keeps zod, valibot and ArkType out of it.
  */

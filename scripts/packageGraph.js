@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The dependency directions of DESIGN.md, as data. ESLint enforces them and the repository
- * tests check that every package.json agrees with them. A package may import only the
+ * The dependency directions of CONTRIBUTING.md ("Architecture rules"), as data. ESLint enforces
+ * them and the repository tests check that every package.json agrees with them. A package may import only the
  * `@parley/*` packages listed for it, and only the MCP SDK packages listed under `external`;
  * a package marked `noIo` keeps `node:*` out of its source, and one marked `noSchemaLibrary`
  * imports no schema library (it reads them through Standard Schema; they stay the author's

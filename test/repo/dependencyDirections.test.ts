@@ -37,7 +37,7 @@ const pairs = packages.flatMap((from) =>
   packages.filter((to) => to !== from).map((to) => [from, to] as const),
 );
 
-describe('ESLint enforces the dependency directions of DESIGN.md', () => {
+describe('ESLint enforces the dependency directions of scripts/packageGraph.js', () => {
   test.each(pairs)('@parley/%s importing @parley/%s', async (from, to) => {
     const messages = await restrictedImportMessages(
       from,
@@ -47,7 +47,7 @@ describe('ESLint enforces the dependency directions of DESIGN.md', () => {
       expect(messages).toEqual([]);
     } else {
       expect(messages).toEqual([
-        `'@parley/${to}' import is restricted from being used. @parley/${from} may not depend on @parley/${to} (see the dependency rules in DESIGN.md and CONTRIBUTING.md).`,
+        `'@parley/${to}' import is restricted from being used. @parley/${from} may not depend on @parley/${to} (see the dependency rules in CONTRIBUTING.md and scripts/packageGraph.js).`,
       ]);
     }
   });

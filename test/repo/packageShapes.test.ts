@@ -120,7 +120,7 @@ describe.each(packages)('@parley/%s', (pkg) => {
     }
   });
 
-  test('declares exactly the @parley dependencies DESIGN.md allows it', () => {
+  test('declares exactly the @parley dependencies scripts/packageGraph.js allows it', () => {
     const declared = Object.keys(manifest.dependencies ?? {})
       .filter((dep) => dep.startsWith('@parley/'))
       .map((dep) => dep.slice('@parley/'.length))

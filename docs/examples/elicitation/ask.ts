@@ -85,6 +85,23 @@ export function createServer(
   });
   // #endregion prompt
 
+  // #region resource
+  mcp.resource(
+    'fares://today',
+    { name: 'todays-fares', mimeType: 'text/plain' },
+    async (_uri, ctx) => {
+      const currency = await ctx.ask(
+        'currency',
+        elicitRequest('In which currency?', ['EUR', 'USD'], {
+          responseTitle: 'Currency',
+        }),
+      );
+      const code = currency.action === 'accept' ? currency.data : 'EUR';
+      return `Lisbon: ${lookUpFare('Lisbon')} ${code}`;
+    },
+  );
+  // #endregion resource
+
   // #region resourceTemplate
   mcp.resourceTemplate(
     'fares://{destination}',

@@ -78,12 +78,14 @@ describe.each(eras)('%s era', (era) => {
     if (era === 'modern') expect(rounds).toEqual([['from', 'to']]);
   });
 
-  test('a prompt and a resource template ask the same way', async () => {
+  test('a prompt, a resource and a resource template ask the same way', async () => {
     await using client = await connect(era);
     const prompt = await client.getPrompt('trip_summary');
     expect(JSON.stringify(prompt.messages)).toContain(
       'Summarize a trip to Paris.',
     );
+    const today = await client.readResource('fares://today');
+    expect(JSON.stringify(today.contents)).toContain('Lisbon: 160 EUR');
     const resource = await client.readResource('fares://Oslo');
     expect(JSON.stringify(resource.contents)).toContain('Oslo: 140 EUR');
   });

@@ -217,7 +217,7 @@ describe('the page', () => {
   test('shows each file whole, and the install lines this test runs', () => {
     for (const file of guideFiles) {
       const include = new RegExp(
-        `^<<< @/examples/${file.replace('.', '\\.')}(?:#(\\w+))?$`,
+        `^<!-- include: docs/examples/${file.replace('.', '\\.')}(?:#(\\w+))? -->$`,
         'm',
       ).exec(page);
       expect(include, `${file} is included on the page`).not.toBeNull();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -124,6 +125,16 @@ describe('parley call in a terminal', () => {
       expect(screen).toContain(shown);
     }
     expect(screen).toMatch(/^Booked BK-\d+: Ada Lovelace to Paris on 2026-08-01$/m);
+  }, 120_000);
+
+  test('the screen of a question is the one the README shows', async () => {
+    const terminal = parley('call', booking.url, 'book_flight');
+    await promptOpen(terminal, 'Destination · City or airport');
+    await terminal.type('Paris');
+    const screen = await terminal.waitFor('"Paris" typed', (shown) => shown.includes('Paris█'));
+    const readme = readFileSync(repoRoot + 'docs/examples/readme/cli/question.screen.txt', 'utf8');
+    const port = new URL(booking.url).port;
+    expect(screen.trimEnd()).toBe(readme.replace(':3001/', `:${port}/`).trimEnd());
   }, 120_000);
 
   test('Ctrl-D on a question declines it; the tool carries on without the answer', async () => {

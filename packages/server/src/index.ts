@@ -1,6 +1,12 @@
 /**
  * The public API of @parley/server. Everything exported here is public and versioned: add to it
  * deliberately, with a changeset.
+ *
+ * Handlers ask with `ctx.ask(key, ask)`, `ctx.askAll(asks)` and `ctx.remember(key, fn)` on the
+ * {@link Context}, with asks built by `elicitRequest`, `elicitUrlRequest`, `sampleRequest` and
+ * `rootsRequest`: written once, they work on both eras. The per-era layer beneath them
+ * (`ctx.elicit`, and the guard pattern: `inputRequired(...)`, `ctx.answer`, `ctx.requestState`)
+ * is exported too, for handlers that want strict per-era control.
  */
 
 export { ParleyServer } from './facade/parleyServer.ts';

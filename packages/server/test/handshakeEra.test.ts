@@ -274,7 +274,8 @@ describe.each<TestVia>(['in-process', 'stdio'])('handshake era (%s)', (via) => {
     await expect(failure).rejects.toThrow(
       "Tool 'book_flight' returned an InputRequiredResult to request client input, but the " +
         'multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this connection ' +
-        "negotiated '2025-11-25'. Use ctx.elicit() for server-initiated input on handshake-era connections.",
+        "negotiated '2025-11-25'. Use ctx.ask(key, ask), which asks on both eras (here: a request to " +
+        'the client, awaited), or ctx.elicit() for server-initiated input on handshake-era connections.',
     );
     // The client's era, not a fault of the server's: Invalid Request, not Internal error.
     await expect(failure).rejects.toMatchObject({ code: -32600 });

@@ -191,7 +191,9 @@ describe.each<TestVia>(['in-process', 'stdio'])('modern era (%s)', (via) => {
     await expect(client.callTool({ name: 'collect_user_info', arguments: {} })).rejects.toThrow(
       "Tool 'collect_user_info' called ctx.elicit() to request client input, but server-initiated " +
         "requests do not exist at MCP 2026-07-28 (SEP-2322, SEP-2575); this request negotiated '2026-07-28'. " +
-        'Return inputRequired({ inputRequests }) (the guard pattern) for client input on modern connections.',
+        'Use ctx.ask(key, elicitRequest(...)), which asks on both eras (here: a round the client answers ' +
+        'and retries), or return inputRequired({ inputRequests }) (the guard pattern) for client input ' +
+        'on modern connections.',
     );
   });
 

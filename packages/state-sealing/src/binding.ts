@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonicalJson.ts';
 
+// #region RequestBinding
 /** The request a token belongs to. A token sealed for one binding opens only for an equal one. */
 export interface RequestBinding {
   /** The JSON-RPC method, e.g. `'tools/call'`, `'prompts/get'`, `'resources/read'`. */
@@ -14,6 +15,7 @@ export interface RequestBinding {
   /** The authenticated user, when there is one. A token sealed without one opens only without. */
   principal?: string;
 }
+// #endregion RequestBinding
 
 // Versioned, so a future token format can bind differently without ever colliding with this one.
 const BINDING_DOMAIN = 'parley/state-sealing/v1 binding\n';

@@ -1,5 +1,6 @@
 import { checkKnownKeys } from './knownKeys.ts';
 
+// #region ReplayStore
 /**
  * Remembers which tokens have been opened, so that a sealer configured with it opens each token
  * once. For several replicas the store must be shared, and claiming atomic across all of them.
@@ -13,6 +14,7 @@ export interface ReplayStore {
    */
   claim(tokenId: string, expiresAt: number): Promise<boolean>;
 }
+// #endregion ReplayStore
 
 /** Options of {@link createMemoryReplayStore}. */
 export interface MemoryReplayStoreOptions {

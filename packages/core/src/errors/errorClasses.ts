@@ -25,7 +25,8 @@ export interface EraMismatchData {
 /**
  * A handler used the input API of the other era: an `InputRequiredResult` on a handshake-era
  * connection, or a server-initiated request (`ctx.elicit()` and friends) on a modern one. The
- * message names the handler, the negotiated version and the API to use instead.
+ * message names the handler, the negotiated version and the API to use instead: `ctx.ask`, which
+ * works on both eras, first.
  */
 export class EraMismatchError extends ParleyError<EraMismatchData> {
   static override readonly brand: string = '@parley/core:EraMismatchError';
@@ -35,21 +36,31 @@ export class EraMismatchError extends ParleyError<EraMismatchData> {
   }
 }
 
+/** The builder of the ask `ctx.ask` takes in place of each pushing API. */
+const ASK_BUILDER = {
+  'ctx.elicit()': 'elicitRequest',
+  'ctx.elicitUrl()': 'elicitUrlRequest',
+  'ctx.sample()': 'sampleRequest',
+  'ctx.listRoots()': 'rootsRequest',
+} as const satisfies Record<Exclude<EraMismatchData['used'], 'inputRequired'>, string>;
+
 function eraMismatchMessage({ kind, name, protocolVersion, used }: EraMismatchData): string {
   const who = `${KIND_LABEL[kind]} '${name}'`;
   if (used === 'inputRequired') {
     return (
       `${who} returned an InputRequiredResult to request client input, but the multi-round-trip ` +
       `result type (SEP-2322) only exists at MCP ${MODERN_PROTOCOL_VERSION}; this connection ` +
-      `negotiated '${protocolVersion}'. Use ctx.elicit() for server-initiated input on ` +
+      `negotiated '${protocolVersion}'. Use ctx.ask(key, ask), which asks on both eras (here: a ` +
+      `request to the client, awaited), or ctx.elicit() for server-initiated input on ` +
       `handshake-era connections.`
     );
   }
   return (
     `${who} called ${used} to request client input, but server-initiated requests do not exist ` +
     `at MCP ${MODERN_PROTOCOL_VERSION} (SEP-2322, SEP-2575); this request negotiated ` +
-    `'${protocolVersion}'. Return inputRequired({ inputRequests }) (the guard pattern) for ` +
-    `client input on modern connections.`
+    `'${protocolVersion}'. Use ctx.ask(key, ${ASK_BUILDER[used]}(...)), which asks on both eras ` +
+    `(here: a round the client answers and retries), or return inputRequired({ inputRequests }) ` +
+    `(the guard pattern) for client input on modern connections.`
   );
 }
 

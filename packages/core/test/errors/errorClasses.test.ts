@@ -25,7 +25,8 @@ describe('EraMismatchError', () => {
     expect(error.message).toBe(
       "Tool 'book_flight' returned an InputRequiredResult to request client input, but the " +
         'multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this connection ' +
-        "negotiated '2025-11-25'. Use ctx.elicit() for server-initiated input on handshake-era " +
+        "negotiated '2025-11-25'. Use ctx.ask(key, ask), which asks on both eras (here: a request " +
+        'to the client, awaited), or ctx.elicit() for server-initiated input on handshake-era ' +
         'connections.',
     );
   });
@@ -40,8 +41,9 @@ describe('EraMismatchError', () => {
     expect(error.message).toBe(
       "Tool 'collect_user_info' called ctx.elicit() to request client input, but " +
         'server-initiated requests do not exist at MCP 2026-07-28 (SEP-2322, SEP-2575); this ' +
-        "request negotiated '2026-07-28'. Return inputRequired({ inputRequests }) (the guard " +
-        'pattern) for client input on modern connections.',
+        "request negotiated '2026-07-28'. Use ctx.ask(key, elicitRequest(...)), which asks on both " +
+        'eras (here: a round the client answers and retries), or return inputRequired({ ' +
+        'inputRequests }) (the guard pattern) for client input on modern connections.',
     );
   });
 

@@ -64,7 +64,10 @@ export interface ParleyServerOptions {
   title?: string;
   instructions?: string;
   requestStateSecurity?: RequestStateSecurity;
-  /** Default wait for a person to answer a handshake-era request. Default 600 000 (10 minutes). */
+  /**
+   * Default wait for a person to answer a handshake-era request (`ctx.ask`, `ctx.elicit()`).
+   * Default 600 000 (10 minutes).
+   */
   elicitationTimeoutMs?: number;
   /**
    * How many times an answer that does not fit its question is asked again, saying what was

@@ -97,8 +97,9 @@ export class ParleyServer {
   }
 
   /**
-   * Register a tool. `args` are parsed and typed from `options.inputSchema`; `ctx.state` is
-   * typed from `options.stateSchema`.
+   * Register a tool. Its handler asks with `ctx.ask` (or `ctx.askAll`), on both eras, and keeps
+   * the work between questions with `ctx.remember`. `args` are parsed and typed from
+   * `options.inputSchema`; `ctx.state` is typed from `options.stateSchema`.
    *
    * @example
    * ```ts
@@ -168,11 +169,11 @@ export class ParleyServer {
    *
    * @example
    * ```ts
-   * // docs/examples/elicitation/ask.ts#resourceTemplate
-   * mcp.resourceTemplate(
-   *   'fares://{destination}',
-   *   { name: 'fare', mimeType: 'text/plain' },
-   *   async (_uri, { destination }, ctx) => {
+   * // docs/examples/elicitation/ask.ts#resource
+   * mcp.resource(
+   *   'fares://today',
+   *   { name: 'todays-fares', mimeType: 'text/plain' },
+   *   async (_uri, ctx) => {
    *     const currency = await ctx.ask(
    *       'currency',
    *       elicitRequest('In which currency?', ['EUR', 'USD'], {
@@ -180,7 +181,7 @@ export class ParleyServer {
    *       }),
    *     );
    *     const code = currency.action === 'accept' ? currency.data : 'EUR';
-   *     return `${String(destination)}: ${lookUpFare(String(destination))} ${code}`;
+   *     return `Lisbon: ${lookUpFare('Lisbon')} ${code}`;
    *   },
    * );
    * ```
@@ -261,7 +262,8 @@ export class ParleyServer {
   /**
    * A web-standard `fetch` handler (Workers, Deno, Bun, serverless, or any router): one endpoint
    * for both eras. Modern requests are served statelessly; handshake-era clients get sessions
-   * (unless `http.sessions` is `false`), so `ctx.elicit()` works over HTTP.
+   * (unless `http.sessions` is `false`), so `ctx.ask` (and `ctx.elicit()`) can send them requests
+   * over HTTP.
    */
   async fetch(request: Request, options?: FetchOptions): Promise<Response> {
     this.#http ??= this.#httpEndpoint(this.#options.http ?? {});

@@ -1,0 +1,16 @@
+import { compileResponseType } from '@parley/schema';
+
+const priority = compileResponseType(['low', 'medium', 'high'], {
+  responseTitle: 'Priority',
+});
+
+// What the client is sent as `requestedSchema`:
+console.log(JSON.stringify(priority.requestedSchema));
+// An answer's content, checked and unwrapped ('low' | 'medium' | 'high'):
+console.log(priority.parse({ value: 'high' }));
+// Anything else throws an InvalidAnswerError naming the field:
+try {
+  priority.parse({ value: 'urgent' });
+} catch (error) {
+  console.log(String(error));
+}
