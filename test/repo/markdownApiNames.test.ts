@@ -47,6 +47,8 @@ const FOREIGN: Record<string, string> = {
   GuardAwareMiddleware: "FastMCP's seed class, written in the docs' middleware example",
   Host: 'an HTTP header',
   Origin: 'an HTTP header',
+  Accept: 'an HTTP header',
+  Allow: 'an HTTP header',
   TimeoutStopSec: 'systemd',
   Paris: "a docs example's answer",
   Priority: "a docs example's TypeScript enum",
