@@ -136,7 +136,7 @@ export class Client implements AsyncDisposable {
       { method: 'tools/call', name },
       options,
       async (c, round, o) => {
-        const task = await this.#legacyTaskParam(c, name);
+        const task = await this.#handshakeTaskParam(c, name);
         const params = { name, arguments: args, ...round, ...task };
         // Modern: a tool Parley listed is checked against its output schema by Parley, not by
         // the SDK (see toolOutput.ts). The SDK only knows output schemas from listings too.
@@ -161,7 +161,7 @@ export class Client implements AsyncDisposable {
    * 2025-11-25: the client asks for a task (`params.task`) when the server runs `tools/call`
    * as tasks and lists this tool as supporting them (optionally or only).
    */
-  async #legacyTaskParam(c: Connection, name: string): Promise<{ task?: object }> {
+  async #handshakeTaskParam(c: Connection, name: string): Promise<{ task?: object }> {
     if (c.era !== 'handshake' || !this.#options.tasks) return {};
     const tasks = c.sdk.getServerCapabilities()?.tasks as
       { requests?: { tools?: { call?: object } } } | undefined;

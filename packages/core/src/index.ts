@@ -134,7 +134,7 @@ export type {
   Implementation,
   JsonObject,
   JsonValue,
-  LegacyTitledEnumFieldSchema,
+  EnumNamesSingleSelectFieldSchema,
   ListRootsRequest,
   ListRootsResult,
   Meta,

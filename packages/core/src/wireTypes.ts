@@ -61,8 +61,11 @@ export interface TitledSingleSelectFieldSchema extends FieldSchemaBase {
   default?: string;
 }
 
-/** Single select with titles in a parallel `enumNames` list (deprecated by SEP-1330, still sent by older servers). */
-export interface LegacyTitledEnumFieldSchema extends FieldSchemaBase {
+/**
+ * Single select with titles in a parallel `enumNames` list: the 2025-06-18 vocabulary (the spec's
+ * `LegacyTitledEnumSchema`), deprecated by SEP-1330 and still sent by older servers.
+ */
+export interface EnumNamesSingleSelectFieldSchema extends FieldSchemaBase {
   type: 'string';
   enum: string[];
   enumNames?: string[];
@@ -94,7 +97,7 @@ export type PrimitiveFieldSchema =
   | BooleanFieldSchema
   | UntitledSingleSelectFieldSchema
   | TitledSingleSelectFieldSchema
-  | LegacyTitledEnumFieldSchema
+  | EnumNamesSingleSelectFieldSchema
   | UntitledMultiSelectFieldSchema
   | TitledMultiSelectFieldSchema;
 

@@ -1,5 +1,5 @@
 import type { CreatedTask } from './createdTasks.ts';
-import { LegacyTaskDriver } from './legacyTaskDriver.ts';
+import { HandshakeTaskDriver } from './handshakeTaskDriver.ts';
 import { ModernTaskDriver } from './modernTaskDriver.ts';
 import type { TaskDriveContext } from './taskDriver.ts';
 
@@ -8,7 +8,7 @@ import type { TaskDriveContext } from './taskDriver.ts';
  * if the call had been synchronous. Each era has its driver: on 2026-07-28 the client hears of
  * (or polls) the task and answers its questions itself with `tasks/update`
  * (`ModernTaskDriver`); on 2025-11-25 it waits on `tasks/result`, whose stream carries the
- * server's questions as pushed requests, and polls meanwhile (`LegacyTaskDriver`).
+ * server's questions as pushed requests, and polls meanwhile (`HandshakeTaskDriver`).
  *
  * A caller's cancel (its signal, or `task.cancel()`) becomes `tasks/cancel`; a handler that
  * fails or a round bound reached cancels the task too, since nobody will answer it any more.
@@ -21,5 +21,5 @@ export function driveTask(
 ): Promise<Record<string, unknown>> {
   return created.era === 'modern'
     ? new ModernTaskDriver(created.task, context).run()
-    : new LegacyTaskDriver(created.task, context).run();
+    : new HandshakeTaskDriver(created.task, context).run();
 }

@@ -45,7 +45,7 @@ function refusal(
 }
 
 /** A 2025-06-18 field: titled options as `enumNames`, defaults only on booleans. */
-function legacyField(
+function fieldFor2025_06_18(
   name: string,
   field: PrimitiveFieldSchema,
   version: string,
@@ -70,10 +70,10 @@ function legacyField(
   } as PrimitiveFieldSchema;
 }
 
-function legacySchema(schema: ElicitationSchema, version: string): ElicitationSchema {
+function schemaFor2025_06_18(schema: ElicitationSchema, version: string): ElicitationSchema {
   const properties: Record<string, PrimitiveFieldSchema> = {};
   for (const [name, field] of Object.entries(schema.properties)) {
-    properties[name] = legacyField(name, field, version);
+    properties[name] = fieldFor2025_06_18(name, field, version);
   }
   return { ...schema, properties };
 }
@@ -99,7 +99,7 @@ export function elicitParamsFor(params: Params, version: string): Params {
     );
   }
   const { mode: _mode, ...form } = params;
-  return { ...form, requestedSchema: legacySchema(params.requestedSchema, version) };
+  return { ...form, requestedSchema: schemaFor2025_06_18(params.requestedSchema, version) };
 }
 
 /** An elicitation request as a client on `version` can read it (see {@link elicitParamsFor}). */

@@ -26,8 +26,8 @@ import { serveRound } from '../round/serveRound.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
-import { legacyTasksCapability } from '../tasks/legacyWire.ts';
-import { serveLegacyTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
+import { handshakeTasksCapability } from '../tasks/handshakeWire.ts';
+import { serveHandshakeTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { HookedServer, type SdkRequestHandler, type SdkWrap } from './sdkInternals.ts';
 
@@ -231,7 +231,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   const server = new SessionServer(runtime.info, {
     capabilities: {
       ...capabilitiesOf(runtime),
-      ...(tasks ? { tasks: legacyTasksCapability() } : {}),
+      ...(tasks ? { tasks: handshakeTasksCapability() } : {}),
     },
     ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
     // The era gate is Parley's (round/serveRound.ts), never the SDK's shim: ctx.ask is the one
@@ -341,7 +341,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
             { signal, timeout: QUESTION_TIMEOUT_MS },
           ) as Promise<unknown>;
         const trace = await traceOf(runtime, server, ctx, method, request.params);
-        const reply = await serveLegacyTaskMethod(
+        const reply = await serveHandshakeTaskMethod(
           runtime.tasks,
           method,
           params,

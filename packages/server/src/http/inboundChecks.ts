@@ -5,7 +5,7 @@ import type { Reply } from './wire.ts';
 
 /**
  * The endpoint's first look at a request, before it is routed to an era: is its method one we
- * serve, its body JSON, a JSON-RPC message at all, modern traffic or the legacy handshake? Each
+ * serve, its body JSON, a JSON-RPC message at all, modern traffic or the handshake era? Each
  * check names the problem, for the `4xx` it becomes.
  */
 
@@ -59,7 +59,7 @@ export function isModernBody(body: unknown, versionHeader: string | null): boole
   if (claimsEnvelope(body)) return true;
   if (versionHeader === null || !isServedModernVersion(versionHeader.trim())) return false;
   // A modern header on a body without the envelope: the modern path refuses it clearly, unless
-  // it is the legacy handshake itself.
+  // it is the handshake era itself.
   const method = (body as { method?: unknown } | null)?.method;
   return typeof method === 'string' && method !== 'initialize';
 }

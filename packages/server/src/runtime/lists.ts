@@ -8,7 +8,7 @@ import { runInstalledMiddleware } from '../round/middleware.ts';
 import { mapFailure } from '../round/errors.ts';
 import type { RoundReply } from '../round/request.ts';
 import type { ServerRuntime } from './serverRuntime.ts';
-import { legacyToolExecution } from '../tasks/legacyWire.ts';
+import { handshakeToolExecution } from '../tasks/handshakeWire.ts';
 
 /**
  * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and
@@ -51,7 +51,7 @@ function listedTool(
       fallback === undefined ? inputSchema : listedInputSchema(inputSchema, fallback, capabilities),
     ...(outputJsonSchema !== undefined ? { outputSchema: outputJsonSchema } : {}),
     ...(options.annotations !== undefined ? { annotations: options.annotations } : {}),
-    ...(task !== undefined ? { execution: legacyToolExecution(task.support) } : {}),
+    ...(task !== undefined ? { execution: handshakeToolExecution(task.support) } : {}),
     ...(options._meta !== undefined ? { _meta: options._meta } : {}),
   };
 }

@@ -12,11 +12,11 @@ import {
 import type { RoundReply } from '../round/request.ts';
 import {
   alreadyEnded,
-  legacyListResult,
-  legacyTaskPayload,
-  legacyTaskResult,
+  handshakeListResult,
+  handshakeTaskPayload,
+  handshakeTaskResult,
   relatedTaskMeta,
-} from './legacyWire.ts';
+} from './handshakeWire.ts';
 import {
   getTaskResult,
   missingTasksExtension,
@@ -103,7 +103,7 @@ export async function serveModernTaskMethod(
 }
 
 /** What the session says about who asks (2025-11-25). */
-export interface LegacyTaskFacts {
+export interface HandshakeTaskFacts {
   principal?: string | undefined;
   sessionId?: string | undefined;
 }
@@ -118,7 +118,7 @@ export type PushQuestion = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-const LEGACY_METHODS: ReadonlySet<string> = new Set([
+const HANDSHAKE_METHODS: ReadonlySet<string> = new Set([
   'tasks/get',
   'tasks/result',
   'tasks/list',
@@ -129,14 +129,14 @@ const LEGACY_METHODS: ReadonlySet<string> = new Set([
  * 2025-11-25: `tasks/get`, `tasks/cancel`, `tasks/list` and `tasks/result` (which waits for the
  * end, pushing the task's questions meanwhile through `push`). `undefined` for any other method.
  */
-export async function serveLegacyTaskMethod(
+export async function serveHandshakeTaskMethod(
   engine: TaskEngine,
   method: string,
   params: Record<string, unknown>,
-  facts: LegacyTaskFacts,
+  facts: HandshakeTaskFacts,
   options: { push?: PushQuestion; signal: AbortSignal },
 ): Promise<RoundReply | undefined> {
-  if (!LEGACY_METHODS.has(method)) return undefined;
+  if (!HANDSHAKE_METHODS.has(method)) return undefined;
   const access = accessOf(facts);
   if (method === 'tasks/list') {
     const { cursor } = params;
@@ -147,7 +147,7 @@ export async function serveLegacyTaskMethod(
     }
     try {
       const page = await engine.list(access, cursor === undefined ? {} : { cursor });
-      return result(legacyListResult(page.tasks, page.nextCursor));
+      return result(handshakeListResult(page.tasks, page.nextCursor));
     } catch (failure) {
       if (failure instanceof TypeError)
         return error(jsonRpcError('invalidParams', `Invalid params: ${failure.message}`));
@@ -162,7 +162,7 @@ export async function serveLegacyTaskMethod(
       const record = await engine.get(taskId, access);
       return record === undefined
         ? error(unknownTask('tasks/get', taskId))
-        : result(legacyTaskResult(record));
+        : result(handshakeTaskResult(record));
     }
     case 'tasks/cancel': {
       const before = await engine.get(taskId, access);
@@ -172,7 +172,7 @@ export async function serveLegacyTaskMethod(
       const after = await engine.get(taskId, access);
       return after === undefined
         ? error(unknownTask('tasks/cancel', taskId))
-        : result(legacyTaskResult(after));
+        : result(handshakeTaskResult(after));
     }
     default: {
       let ended: TaskRecord | undefined;
@@ -188,7 +188,7 @@ export async function serveLegacyTaskMethod(
         );
       }
       if (ended === undefined) return error(unknownTask('tasks/result', taskId));
-      const payload = legacyTaskPayload(ended);
+      const payload = handshakeTaskPayload(ended);
       return payload.kind === 'result' ? result(payload.result) : error(payload.error);
     }
   }

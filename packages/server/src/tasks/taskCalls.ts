@@ -4,7 +4,7 @@ import type { Registry } from '../handler/definitions.ts';
 import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
-import { decideLegacyTask, legacyTtl, readLegacyTaskParam } from './legacyWire.ts';
+import { decideHandshakeTask, handshakeTtl, readHandshakeTaskParam } from './handshakeWire.ts';
 import { decideModernTask } from './modernWire.ts';
 import { launchTask, type TaskCallEra, type TaskRuntime } from './taskLaunch.ts';
 
@@ -33,11 +33,11 @@ function decideTask(req: RoundRequest, era: TaskCallEra, task: ResolvedTaskOptio
     const decision = decideModernTask(name, task.support, req.request.clientCapabilities);
     return decision.kind === 'task' ? { kind: 'task', ttlMs: task.ttlMs } : decision;
   }
-  const read = readLegacyTaskParam(era.task);
+  const read = readHandshakeTaskParam(era.task);
   if ('problem' in read) return { kind: 'refuse', error: read.problem };
-  const decision = decideLegacyTask(name, task.support, read.requested);
+  const decision = decideHandshakeTask(name, task.support, read.requested);
   if (decision.kind !== 'task') return decision;
-  return { kind: 'task', ttlMs: legacyTtl(read.requested ? read.ttl : undefined, task.ttlMs) };
+  return { kind: 'task', ttlMs: handshakeTtl(read.requested ? read.ttl : undefined, task.ttlMs) };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { PushChannel } from '../handler/pushChannel.ts';
 import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import type { RoundRuntime } from '../round/roundRuntime.ts';
-import { legacyCreateTaskResult, legacyStatusNotification } from './legacyWire.ts';
+import { handshakeCreateTaskResult, handshakeStatusNotification } from './handshakeWire.ts';
 import { createTaskResult } from './modernWire.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import type { TaskIO } from './taskEngineTypes.ts';
@@ -110,7 +110,7 @@ function created(launch: Launch, record: TaskRecord): RoundReply {
     kind: 'result',
     result: (launch.era.era === 'modern'
       ? createTaskResult(record)
-      : legacyCreateTaskResult(record)) as unknown as Record<string, unknown>,
+      : handshakeCreateTaskResult(record)) as unknown as Record<string, unknown>,
   };
 }
 
@@ -191,7 +191,7 @@ function announceStatus(
     const now = shown(changed);
     if (now !== last) {
       last = now;
-      const { method, params } = legacyStatusNotification(changed);
+      const { method, params } = handshakeStatusNotification(changed);
       notify({ method, params: params as unknown as Record<string, unknown> }).catch(stop);
     }
     if (isFinished(changed)) stop();

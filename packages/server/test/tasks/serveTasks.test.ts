@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { elicitRequest } from '../../src/ask/builders.ts';
-import { serveLegacyTaskMethod, serveModernTaskMethod } from '../../src/tasks/serveTasks.ts';
+import { serveHandshakeTaskMethod, serveModernTaskMethod } from '../../src/tasks/serveTasks.ts';
 import { TaskEngine } from '../../src/tasks/taskEngine.ts';
 import type { TaskIO } from '../../src/tasks/taskEngineTypes.ts';
 import type { TaskScope } from '../../src/tasks/taskRecord.ts';
@@ -25,7 +25,7 @@ const modernScope: TaskScope = {
   protocolVersion: '2026-07-28',
   clientCapabilities: declared.clientCapabilities,
 };
-const legacyScope: TaskScope = {
+const handshakeScope: TaskScope = {
   tool: 'confirm_delete',
   era: 'handshake',
   protocolVersion: '2025-11-25',
@@ -153,9 +153,9 @@ describe('2026-07-28', () => {
 describe('2025-11-25', () => {
   test('tasks/result pushes the question on its stream, delivers the answer, and returns the result', async () => {
     const { engine, start } = setup();
-    const task = await start(asking, legacyScope);
+    const task = await start(asking, handshakeScope);
     const pushed: { request: InputRequest; meta: unknown }[] = [];
-    const reply = await serveLegacyTaskMethod(
+    const reply = await serveHandshakeTaskMethod(
       engine,
       'tasks/result',
       { taskId: task.taskId },
@@ -185,11 +185,11 @@ describe('2025-11-25', () => {
 
   test('tasks/get, tasks/list, and tasks/cancel (refused once the task ended)', async () => {
     const { engine, start, clock } = setup();
-    const task = await start(asking, legacyScope);
+    const task = await start(asking, handshakeScope);
     await clock.settle();
     const signal = new AbortController().signal;
     expect(
-      await serveLegacyTaskMethod(
+      await serveHandshakeTaskMethod(
         engine,
         'tasks/get',
         { taskId: task.taskId },
@@ -201,19 +201,19 @@ describe('2025-11-25', () => {
       result: { taskId: task.taskId, status: 'input_required', ttl: 60_000, pollInterval: 100 },
     });
     expect(
-      await serveLegacyTaskMethod(engine, 'tasks/list', {}, { sessionId: 's1' }, { signal }),
+      await serveHandshakeTaskMethod(engine, 'tasks/list', {}, { sessionId: 's1' }, { signal }),
     ).toMatchObject({
       kind: 'result',
       result: { tasks: [{ taskId: task.taskId }] },
     });
     expect(
-      await serveLegacyTaskMethod(engine, 'tasks/list', {}, { sessionId: 'other' }, { signal }),
+      await serveHandshakeTaskMethod(engine, 'tasks/list', {}, { sessionId: 'other' }, { signal }),
     ).toEqual({
       kind: 'result',
       result: { tasks: [] },
     });
     expect(
-      await serveLegacyTaskMethod(
+      await serveHandshakeTaskMethod(
         engine,
         'tasks/list',
         { cursor: 'bad' },
@@ -225,7 +225,7 @@ describe('2025-11-25', () => {
       error: { code: -32602 },
     });
     expect(
-      await serveLegacyTaskMethod(
+      await serveHandshakeTaskMethod(
         engine,
         'tasks/cancel',
         { taskId: task.taskId },
@@ -237,7 +237,7 @@ describe('2025-11-25', () => {
       result: { status: 'cancelled', statusMessage: 'Cancelled at the client’s request.' },
     });
     expect(
-      await serveLegacyTaskMethod(
+      await serveHandshakeTaskMethod(
         engine,
         'tasks/cancel',
         { taskId: task.taskId },
@@ -252,7 +252,7 @@ describe('2025-11-25', () => {
       },
     });
     expect(
-      await serveLegacyTaskMethod(
+      await serveHandshakeTaskMethod(
         engine,
         'tasks/result',
         { taskId: task.taskId },
@@ -263,13 +263,15 @@ describe('2025-11-25', () => {
       kind: 'error',
       error: { code: -32603, data: { status: 'cancelled' } },
     });
-    expect(await serveLegacyTaskMethod(engine, 'tasks/update', {}, {}, { signal })).toBeUndefined();
+    expect(
+      await serveHandshakeTaskMethod(engine, 'tasks/update', {}, {}, { signal }),
+    ).toBeUndefined();
   });
 
   test('a question the client fails to answer ends tasks/result with an error, and stays asked', async () => {
     const { engine, start } = setup();
-    const task = await start(asking, legacyScope);
-    const reply = await serveLegacyTaskMethod(
+    const task = await start(asking, handshakeScope);
+    const reply = await serveHandshakeTaskMethod(
       engine,
       'tasks/result',
       { taskId: task.taskId },

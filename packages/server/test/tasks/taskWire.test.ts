@@ -6,18 +6,18 @@ import { elicitRequest } from '../../src/ask/builders.ts';
 import { askedEntryOf } from '../../src/ask/asked.ts';
 import {
   alreadyEnded,
-  decideLegacyTask,
-  legacyCreateTaskResult,
-  legacyListResult,
-  legacyStatusNotification,
-  legacyTaskPayload,
-  legacyTaskResult,
-  legacyToolExecution,
-  legacyTasksCapability,
-  legacyTtl,
-  readLegacyTaskParam,
+  decideHandshakeTask,
+  handshakeCreateTaskResult,
+  handshakeListResult,
+  handshakeStatusNotification,
+  handshakeTaskPayload,
+  handshakeTaskResult,
+  handshakeToolExecution,
+  handshakeTasksCapability,
+  handshakeTtl,
+  readHandshakeTaskParam,
   relatedTaskMeta,
-} from '../../src/tasks/legacyWire.ts';
+} from '../../src/tasks/handshakeWire.ts';
 import {
   createTaskResult,
   decideModernTask,
@@ -220,7 +220,7 @@ describe('2026-07-28: the extension', () => {
 
 describe('2025-11-25: core tasks', () => {
   test('the task is wrapped, with ttl and pollInterval', () => {
-    expect(legacyCreateTaskResult(record())).toEqual({
+    expect(handshakeCreateTaskResult(record())).toEqual({
       task: {
         taskId: '786512e2-9e0d-44bd-8f29-789f320fe840',
         status: 'working',
@@ -230,13 +230,16 @@ describe('2025-11-25: core tasks', () => {
         pollInterval: 5000,
       },
     });
-    expect(legacyTaskResult(asking())).toMatchObject({ status: 'input_required', ttl: 3_600_000 });
-    expect(legacyTaskResult(asking())).not.toHaveProperty('inputRequests');
-    expect(legacyListResult([record()], 'c')).toEqual({
-      tasks: [legacyTaskResult(record())],
+    expect(handshakeTaskResult(asking())).toMatchObject({
+      status: 'input_required',
+      ttl: 3_600_000,
+    });
+    expect(handshakeTaskResult(asking())).not.toHaveProperty('inputRequests');
+    expect(handshakeListResult([record()], 'c')).toEqual({
+      tasks: [handshakeTaskResult(record())],
       nextCursor: 'c',
     });
-    expect(legacyStatusNotification(record()).method).toBe('notifications/tasks/status');
+    expect(handshakeStatusNotification(record()).method).toBe('notifications/tasks/status');
   });
 
   test('tasks/result returns what the call returned, tagged with its task', () => {
@@ -245,7 +248,7 @@ describe('2025-11-25: core tasks', () => {
       { kind: 'result', result: { content: [], _meta: { a: 1 } } },
       T0,
     )!;
-    expect(legacyTaskPayload(done)).toEqual({
+    expect(handshakeTaskPayload(done)).toEqual({
       kind: 'result',
       result: { content: [], _meta: { a: 1, ...relatedTaskMeta(done.taskId) } },
     });
@@ -254,15 +257,15 @@ describe('2025-11-25: core tasks', () => {
       { kind: 'error', error: { code: -32602, message: 'bad' } },
       T0,
     )!;
-    expect(legacyTaskPayload(failed)).toEqual({
+    expect(handshakeTaskPayload(failed)).toEqual({
       kind: 'error',
       error: { code: -32602, message: 'bad' },
     });
-    expect(legacyTaskPayload(record({ status: 'cancelled' }))).toMatchObject({
+    expect(handshakeTaskPayload(record({ status: 'cancelled' }))).toMatchObject({
       kind: 'error',
       error: { code: -32603, data: { status: 'cancelled' } },
     });
-    expect(() => legacyTaskPayload(record())).toThrow(/has not ended/);
+    expect(() => handshakeTaskPayload(record())).toThrow(/has not ended/);
     expect(alreadyEnded(done)).toEqual({
       code: -32602,
       message: `Cannot cancel task ${done.taskId}: it already ended (completed)`,
@@ -270,31 +273,31 @@ describe('2025-11-25: core tasks', () => {
   });
 
   test('params.task asks for a task; the tool’s support decides', () => {
-    expect(readLegacyTaskParam(undefined)).toEqual({ requested: false });
-    expect(readLegacyTaskParam({})).toEqual({ requested: true });
-    expect(readLegacyTaskParam({ ttl: 60_000 })).toEqual({ requested: true, ttl: 60_000 });
-    expect(readLegacyTaskParam({ ttl: -1 })).toMatchObject({ problem: { code: -32602 } });
-    expect(readLegacyTaskParam('yes')).toMatchObject({ problem: { code: -32602 } });
-    expect(legacyTtl(60_000, 3_600_000)).toBe(60_000);
-    expect(legacyTtl(7_200_000, 3_600_000)).toBe(3_600_000);
-    expect(legacyTtl(undefined, null)).toBeNull();
-    expect(decideLegacyTask('x', 'optional', true)).toEqual({ kind: 'task' });
-    expect(decideLegacyTask('x', 'optional', false)).toEqual({ kind: 'sync' });
-    expect(decideLegacyTask('x', 'required', false)).toMatchObject({
+    expect(readHandshakeTaskParam(undefined)).toEqual({ requested: false });
+    expect(readHandshakeTaskParam({})).toEqual({ requested: true });
+    expect(readHandshakeTaskParam({ ttl: 60_000 })).toEqual({ requested: true, ttl: 60_000 });
+    expect(readHandshakeTaskParam({ ttl: -1 })).toMatchObject({ problem: { code: -32602 } });
+    expect(readHandshakeTaskParam('yes')).toMatchObject({ problem: { code: -32602 } });
+    expect(handshakeTtl(60_000, 3_600_000)).toBe(60_000);
+    expect(handshakeTtl(7_200_000, 3_600_000)).toBe(3_600_000);
+    expect(handshakeTtl(undefined, null)).toBeNull();
+    expect(decideHandshakeTask('x', 'optional', true)).toEqual({ kind: 'task' });
+    expect(decideHandshakeTask('x', 'optional', false)).toEqual({ kind: 'sync' });
+    expect(decideHandshakeTask('x', 'required', false)).toMatchObject({
       kind: 'refuse',
       error: { code: -32601 },
     });
-    expect(decideLegacyTask('x', undefined, true)).toMatchObject({
+    expect(decideHandshakeTask('x', undefined, true)).toMatchObject({
       kind: 'refuse',
       error: { code: -32601 },
     });
-    expect(legacyTasksCapability()).toEqual({
+    expect(handshakeTasksCapability()).toEqual({
       list: {},
       cancel: {},
       requests: { tools: { call: {} } },
     });
-    expect(legacyToolExecution(undefined)).toEqual({ taskSupport: 'forbidden' });
-    expect(legacyToolExecution('required')).toEqual({ taskSupport: 'required' });
+    expect(handshakeToolExecution(undefined)).toEqual({ taskSupport: 'forbidden' });
+    expect(handshakeToolExecution('required')).toEqual({ taskSupport: 'required' });
   });
 });
 

@@ -11,13 +11,13 @@ import type { AddressInfo } from 'node:net';
 
 type Json = Record<string, unknown>;
 
-export type LegacyStep = { ask: Json } | { result: (answers: Json[]) => Json } | { hang: true };
+export type HandshakeStep = { ask: Json } | { result: (answers: Json[]) => Json } | { hang: true };
 
 interface HandshakeTask {
   taskId: string;
   status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
   statusMessage?: string;
-  steps: LegacyStep[];
+  steps: HandshakeStep[];
   answers: Json[];
   createdAt: string;
 }
@@ -28,7 +28,7 @@ export interface Received {
   headers: IncomingMessage['headers'];
 }
 
-export interface RawLegacyTaskServer {
+export interface RawHandshakeTaskServer {
   url: string;
   received: Received[];
   /** The responses the client sent to the pushed requests, in order. */
@@ -39,10 +39,10 @@ export interface RawLegacyTaskServer {
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
-export async function startRawLegacyTaskServer(
-  tools: Record<string, LegacyStep[]>,
+export async function startRawHandshakeTaskServer(
+  tools: Record<string, HandshakeStep[]>,
   pollInterval = 30,
-): Promise<RawLegacyTaskServer> {
+): Promise<RawHandshakeTaskServer> {
   const received: Received[] = [];
   const pushedAnswers: Json[] = [];
   const tasks = new Map<string, HandshakeTask>();
@@ -146,7 +146,7 @@ export async function startRawLegacyTaskServer(
                 tools: {},
                 tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
               },
-              serverInfo: { name: 'raw-legacy-tasks', version: '1.0.0' },
+              serverInfo: { name: 'raw-handshake-tasks', version: '1.0.0' },
             }),
           );
         case 'tools/list':
@@ -169,7 +169,7 @@ export async function startRawLegacyTaskServer(
           }
           next += 1;
           const task: HandshakeTask = {
-            taskId: `legacy-${next}`,
+            taskId: `handshake-${next}`,
             status: 'working',
             steps,
             answers: [],

@@ -12,7 +12,7 @@ import { TaskDriver } from './taskDriver.ts';
  * requests), and poll `tasks/get` meanwhile so the handle shows the status.
  */
 
-export class LegacyTaskDriver extends TaskDriver {
+export class HandshakeTaskDriver extends TaskDriver {
   async run(): Promise<Record<string, unknown>> {
     const { state } = this.context;
     // A task runs as long as it runs: the server is not timed while it does.

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 
 import { Client, TaskCancelledError, type RoundEvent, type TaskSnapshot } from '../src/index.ts';
 import {
-  startRawLegacyTaskServer,
-  type LegacyStep,
-  type RawLegacyTaskServer,
-} from './helpers/rawLegacyTaskServer.ts';
+  startRawHandshakeTaskServer,
+  type HandshakeStep,
+  type RawHandshakeTaskServer,
+} from './helpers/rawHandshakeTaskServer.ts';
 
 /**
  * The Parley client against a 2025-11-25 server with core tasks, written by hand (real HTTP on
@@ -20,7 +20,7 @@ const form = (message: string, name: string) => ({
   requestedSchema: { type: 'object', properties: { [name]: { type: 'string' } }, required: [name] },
 });
 
-const tools: Record<string, LegacyStep[]> = {
+const tools: Record<string, HandshakeStep[]> = {
   deploy: [
     { ask: form('Which environment?', 'env') },
     { ask: form('Release notes?', 'notes') },
@@ -29,7 +29,7 @@ const tools: Record<string, LegacyStep[]> = {
   slow: [{ hang: true }],
 };
 
-let server: RawLegacyTaskServer | undefined;
+let server: RawHandshakeTaskServer | undefined;
 let client: Client | undefined;
 
 afterEach(async () => {
@@ -46,7 +46,7 @@ const replies: Record<string, Record<string, string>> = {
 
 describe('2025-11-25 core tasks', () => {
   test('a task that asks twice, answered on the tasks/result stream, returns the result', async () => {
-    server = await startRawLegacyTaskServer(tools);
+    server = await startRawHandshakeTaskServer(tools);
     const rounds: RoundEvent[] = [];
     const statuses: TaskSnapshot['status'][] = [];
     client = new Client(server.url, {
@@ -75,7 +75,7 @@ describe('2025-11-25 core tasks', () => {
       },
     ]);
     expect(result._meta).toEqual({
-      'io.modelcontextprotocol/related-task': { taskId: 'legacy-1' },
+      'io.modelcontextprotocol/related-task': { taskId: 'handshake-1' },
     });
     const call = server.received.find((r) => r.method === 'tools/call');
     expect(call?.params.task).toEqual({});
@@ -89,7 +89,7 @@ describe('2025-11-25 core tasks', () => {
   });
 
   test('task.cancel(): the task is cancelled and the call ends in TaskCancelledError', async () => {
-    server = await startRawLegacyTaskServer(tools);
+    server = await startRawHandshakeTaskServer(tools);
     client = new Client(server.url, { mode: 'handshake' });
     await client.connect();
     const error = await client
@@ -97,14 +97,14 @@ describe('2025-11-25 core tasks', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskCancelledError);
     expect((error as TaskCancelledError).data).toEqual({
-      taskId: 'legacy-1',
+      taskId: 'handshake-1',
       statusMessage: 'Cancelled by request',
     });
     expect(server.received.filter((r) => r.method === 'tasks/cancel')).toHaveLength(1);
   });
 
   test('tasks: false never asks for a task, so a tool that requires one is refused', async () => {
-    server = await startRawLegacyTaskServer(tools);
+    server = await startRawHandshakeTaskServer(tools);
     client = new Client(server.url, { mode: 'handshake', tasks: false });
     await client.connect();
     await expect(client.callTool('deploy')).rejects.toMatchObject({ code: -32601 });

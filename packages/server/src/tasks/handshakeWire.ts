@@ -29,7 +29,7 @@ export function relatedTaskMeta(taskId: string): Meta {
 }
 
 /** The task in 2025-11-25's words. */
-export function legacyTaskOf(record: TaskRecord): HandshakeTask {
+export function handshakeTaskOf(record: TaskRecord): HandshakeTask {
   const statusMessage = statusMessageOf(record);
   return {
     taskId: record.taskId,
@@ -43,32 +43,32 @@ export function legacyTaskOf(record: TaskRecord): HandshakeTask {
 }
 
 /** The answer to the `tools/call` that created the task. */
-export function legacyCreateTaskResult(record: TaskRecord): { task: HandshakeTask } {
-  return { task: legacyTaskOf(record) };
+export function handshakeCreateTaskResult(record: TaskRecord): { task: HandshakeTask } {
+  return { task: handshakeTaskOf(record) };
 }
 
 /** The result of `tasks/get` and `tasks/cancel`: the task's fields, flat. */
-export function legacyTaskResult(record: TaskRecord): HandshakeTask {
-  return legacyTaskOf(record);
+export function handshakeTaskResult(record: TaskRecord): HandshakeTask {
+  return handshakeTaskOf(record);
 }
 
 /** The result of `tasks/list`. */
-export function legacyListResult(
+export function handshakeListResult(
   records: readonly TaskRecord[],
   nextCursor: string | undefined,
 ): { tasks: HandshakeTask[]; nextCursor?: string } {
   return {
-    tasks: records.map(legacyTaskOf),
+    tasks: records.map(handshakeTaskOf),
     ...(nextCursor !== undefined ? { nextCursor } : {}),
   };
 }
 
 /** `notifications/tasks/status`. */
-export function legacyStatusNotification(record: TaskRecord): {
+export function handshakeStatusNotification(record: TaskRecord): {
   method: 'notifications/tasks/status';
   params: HandshakeTask;
 } {
-  return { method: 'notifications/tasks/status', params: legacyTaskOf(record) };
+  return { method: 'notifications/tasks/status', params: handshakeTaskOf(record) };
 }
 
 /**
@@ -76,7 +76,7 @@ export function legacyStatusNotification(record: TaskRecord): {
  * (its result with the related-task metadata, or its JSON-RPC error); a cancelled task, which
  * returned nothing, answers with an error saying so.
  */
-export function legacyTaskPayload(
+export function handshakeTaskPayload(
   record: TaskRecord,
 ):
   | { kind: 'result'; result: Record<string, unknown> }
@@ -109,7 +109,7 @@ export function legacyTaskPayload(
       };
     default:
       throw new TypeError(
-        `legacyTaskPayload: task ${record.taskId} has not ended (${record.status}).`,
+        `handshakeTaskPayload: task ${record.taskId} has not ended (${record.status}).`,
       );
   }
 }
@@ -123,11 +123,11 @@ export function alreadyEnded(record: TaskRecord): JsonRpcErrorObject {
 }
 
 /** What `params.task` asks for, once checked. */
-export type LegacyTaskParam =
+export type HandshakeTaskParam =
   { requested: false } | { requested: true; ttl?: number } | { problem: JsonRpcErrorObject };
 
 /** Read `params.task` of a 2025-11-25 `tools/call`. */
-export function readLegacyTaskParam(value: unknown): LegacyTaskParam {
+export function readHandshakeTaskParam(value: unknown): HandshakeTaskParam {
   if (value === undefined) return { requested: false };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
@@ -154,7 +154,10 @@ export function readLegacyTaskParam(value: unknown): LegacyTaskParam {
  * The TTL a 2025-11-25 task gets: what the client asked for, never more than the tool allows
  * (the receiver MAY override the request).
  */
-export function legacyTtl(requested: number | undefined, configured: number | null): number | null {
+export function handshakeTtl(
+  requested: number | undefined,
+  configured: number | null,
+): number | null {
   if (requested === undefined) return configured;
   return configured === null ? requested : Math.min(requested, configured);
 }
@@ -164,7 +167,7 @@ export function legacyTtl(requested: number | undefined, configured: number | nu
  * refuses one (`-32601`, as the spec says servers should), and a tool that runs only as a task
  * refuses a plain call (`-32601`, as the spec says servers must).
  */
-export function decideLegacyTask(
+export function decideHandshakeTask(
   tool: string,
   support: TaskSupport | undefined,
   requested: boolean,
@@ -190,7 +193,7 @@ export function decideLegacyTask(
 }
 
 /** What a 2025-11-25 server declares when any of its tools runs as a task. */
-export function legacyTasksCapability(): {
+export function handshakeTasksCapability(): {
   list: Record<string, never>;
   cancel: Record<string, never>;
   requests: { tools: { call: Record<string, never> } };
@@ -199,7 +202,7 @@ export function legacyTasksCapability(): {
 }
 
 /** A tool's `execution` in a 2025-11-25 `tools/list`. */
-export function legacyToolExecution(support: TaskSupport | undefined): {
+export function handshakeToolExecution(support: TaskSupport | undefined): {
   taskSupport: 'forbidden' | TaskSupport;
 } {
   return { taskSupport: support ?? 'forbidden' };
