@@ -197,6 +197,32 @@ describe('options objects refuse keys they do not have', () => {
     );
   });
 
+  test('a duration given in seconds says to give it in milliseconds, under its Ms name', () => {
+    expect(
+      () =>
+        new ParleyServer({
+          name: 'options',
+          requestStateSecurity: { ttlSeconds: 600 } as never,
+        }),
+    ).toThrow(
+      /^ParleyServer: options\.requestStateSecurity\.ttlSeconds is not an option; use requestStateSecurity\.ttlMs, in milliseconds .*\(ttlSeconds: 600 is ttlMs: 600_000\)\.$/,
+    );
+    expect(() =>
+      createRequestStateSealer({ audience: 'a', clockSkewSeconds: 30 } as never),
+    ).toThrow(
+      /^createRequestStateSealer: options\.clockSkewSeconds is not an option; use clockSkewMs/,
+    );
+  });
+
+  test('the client bounds rounds with one name: inputRequiredMaxRounds is maxRounds', () => {
+    expect(
+      () => new Client('http://127.0.0.1:1/mcp', { inputRequiredMaxRounds: 3 } as never),
+    ).toThrow(
+      /^Client: options\.inputRequiredMaxRounds is not an option; use maxRounds: the same bound/,
+    );
+    expect(() => new Client('http://127.0.0.1:1/mcp', { maxRounds: 3 })).not.toThrow();
+  });
+
   test('a removed option says so: eraBridge', () => {
     expect(() => new ParleyServer({ name: 'options', eraBridge: true } as never)).toThrow(
       /options\.eraBridge is not an option; it was removed: ctx\.ask serves both eras/,

@@ -21,7 +21,7 @@ export async function callWithABound(server: ClientTarget): Promise<void> {
   // #region bound
   await using client = new Client(server, {
     elicitationHandler: () => false,
-    inputRequiredMaxRounds: 3, // default 10
+    maxRounds: 3, // default 10
   });
   await client.connect();
 

@@ -16,7 +16,7 @@ export function createServer(
     name: 'Booking Server',
     requestStateSecurity: {
       keys, // shared by every replica
-      ttlSeconds: 300, // a flow must go on within 5 minutes of its last round
+      ttlMs: 300_000, // a flow must go on within 5 minutes of its last round
       singleUse: true, // each state is spent by the round that completes with it
       replayWindowMs: 60_000, // a retry within a minute gets the same answer again
       maxTokenBytes: 4096, // refuse to mint bigger state, at mint time

@@ -113,26 +113,32 @@ function checkTelemetry(value: unknown): ClientTelemetry {
   return new ClientTelemetry(value as ClientTelemetryOptions | false | undefined);
 }
 
-/** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
 /** The keys a client's options take, at every depth (see `checkOptionKeys`). */
-const CLIENT_OPTIONS = optionKeys<ClientOptions>()([
-  'mode',
-  'clientInfo',
-  'elicitationHandler',
-  'samplingHandler',
-  'roots',
-  'inputRequiredMaxRounds',
-  'timeoutMs',
-  'onRound',
-  'onElicitationComplete',
-  'auth',
-  'headers',
-  'fetch',
-  'tasks',
-  'telemetry',
-]);
+const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
+  [
+    'mode',
+    'clientInfo',
+    'elicitationHandler',
+    'samplingHandler',
+    'roots',
+    'maxRounds',
+    'timeoutMs',
+    'onRound',
+    'onElicitationComplete',
+    'auth',
+    'headers',
+    'fetch',
+    'tasks',
+    'telemetry',
+  ],
+  {
+    inputRequiredMaxRounds:
+      'use maxRounds: the same bound, by the same name as the per-call option it defaults',
+  },
+);
 const CALL_OPTIONS = optionKeys<CallOptions>()(['maxRounds', 'signal', 'timeoutMs', 'onTask']);
 
+/** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
 export function resolveOptions(
   options: ClientOptions,
   targetKind: 'http' | 'in-process' | 'stdio',
@@ -154,9 +160,9 @@ export function resolveOptions(
     samplingHandler: checkFunction('samplingHandler', options.samplingHandler),
     roots: checkRootsOption(options.roots),
     maxRounds:
-      options.inputRequiredMaxRounds === undefined
+      options.maxRounds === undefined
         ? DEFAULT_MAX_ROUNDS
-        : checkRounds('Client', 'inputRequiredMaxRounds', options.inputRequiredMaxRounds),
+        : checkRounds('Client', 'maxRounds', options.maxRounds),
     timeoutMs:
       options.timeoutMs === undefined
         ? DEFAULT_TIMEOUT_MS

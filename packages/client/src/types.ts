@@ -169,8 +169,11 @@ export interface ClientOptions {
   elicitationHandler?: ElicitationHandler;
   samplingHandler?: SamplingHandler;
   roots?: RootsProvider;
-  /** The most rounds one call may take before it fails with `RoundsExceededError`. Default 10. */
-  inputRequiredMaxRounds?: number;
+  /**
+   * The most rounds one call may take before it fails with `RoundsExceededError`. Default 10; a
+   * call's own `maxRounds` overrides it.
+   */
+  maxRounds?: number;
   /**
    * How long to wait for the server each time it is its turn. Time spent in your handlers is not
    * counted. Default 60 000 ms.
@@ -218,7 +221,7 @@ export interface ClientTelemetryOptions {
 /** Options of one `callTool`, `getPrompt` or `readResource`. */
 export interface CallOptions {
   /**
-   * Overrides the client's `inputRequiredMaxRounds` for this call. In a task, each poll that
+   * Overrides the client's `maxRounds` for this call. In a task, each poll that
    * brings new questions counts as a round.
    */
   maxRounds?: number;

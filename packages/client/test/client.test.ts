@@ -46,12 +46,12 @@ describe('options', () => {
       `Client: mode must be 'auto', 'modern' or 'handshake', got "legacy".`,
     ],
     [
-      { inputRequiredMaxRounds: -1 },
+      { maxRounds: -1 },
       RangeError,
-      'Client: inputRequiredMaxRounds must be a whole number of rounds (0 or more), got -1.',
+      'Client: maxRounds must be a whole number of rounds (0 or more), got -1.',
     ],
-    [{ inputRequiredMaxRounds: 2.5 }, RangeError, /inputRequiredMaxRounds/],
-    [{ inputRequiredMaxRounds: Infinity }, RangeError, /inputRequiredMaxRounds/],
+    [{ maxRounds: 2.5 }, RangeError, /maxRounds/],
+    [{ maxRounds: Infinity }, RangeError, /maxRounds/],
     [{ timeoutMs: 0 }, RangeError, /^Client: timeoutMs must be a positive number/],
     [
       { elicitationHandler: 'yes' as never },

@@ -258,7 +258,7 @@ describe('watching and stopping a task', () => {
   });
 
   test('a task that keeps asking past the round bound is stopped and cancelled', async () => {
-    await connect({ inputRequiredMaxRounds: 2 });
+    await connect({ maxRounds: 2 });
     const error = await client!.callTool('chatty').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RoundsExceededError);
     expect((error as RoundsExceededError).data?.lastResult.inputRequests).toHaveProperty('three');

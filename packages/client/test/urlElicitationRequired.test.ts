@@ -143,7 +143,7 @@ describe('handshake era: -32042', () => {
       mode: 'handshake',
       // The user says yes, but the server never sees the account linked.
       elicitationHandler: () => ({ action: 'accept' }),
-      inputRequiredMaxRounds: 2,
+      maxRounds: 2,
       timeoutMs: 50,
     });
     await client.connect();

@@ -137,7 +137,7 @@ describe('requestState sealing on the wire', () => {
   test('an expired state does not open', async () => {
     let now = Date.parse('2026-11-29T12:00:00Z');
     const server = createSeedServer({
-      requestStateSecurity: { keys: [KEY], ttlSeconds: 60, now: () => now },
+      requestStateSecurity: { keys: [KEY], ttlMs: 60_000, now: () => now },
     });
     const { state } = await secondRound(server);
     now += 10 * 60_000;

@@ -14,10 +14,10 @@ export interface RequestStateSealerOptions {
   keys?: ReadonlyArray<string | Uint8Array>;
   /** The server's name. A token sealed for one audience does not open for another. */
   audience: string;
-  /** How long a token opens after it is sealed, in seconds. Default 600 (10 minutes). */
-  ttlSeconds?: number;
-  /** How far replicas' clocks may disagree, in seconds. Default 30. */
-  clockSkewSeconds?: number;
+  /** How long a token opens after it is sealed, in milliseconds. Default 600 000 (10 minutes). */
+  ttlMs?: number;
+  /** How far replicas' clocks may disagree, in milliseconds. Default 30 000. */
+  clockSkewMs?: number;
   /** The longest token `seal` makes and `open` looks at, in bytes. Default 8192. */
   maxTokenBytes?: number;
   /** Milliseconds since the epoch; injectable for tests. Default `Date.now`. */
@@ -28,12 +28,12 @@ export interface RequestStateSealerOptions {
   engine?: SealingEngineName;
 }
 
-export const DEFAULT_TTL_SECONDS = 600;
-export const DEFAULT_CLOCK_SKEW_SECONDS = 30;
+export const DEFAULT_TTL_MS = 600_000;
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
 export const DEFAULT_MAX_TOKEN_BYTES = 8192;
 /** Tokens are for the rounds of one request; a year is far past any sane flow. */
-export const MAX_TTL_SECONDS: number = 366 * 24 * 60 * 60;
-const MAX_SKEW_SECONDS = 60 * 60;
+export const MAX_TTL_MS: number = 366 * 24 * 60 * 60 * 1000;
+const MAX_SKEW_MS = 60 * 60 * 1000;
 
 /** The options after checking, with defaults filled in; times in milliseconds. */
 export interface SealerSettings {
@@ -50,8 +50,8 @@ export interface SealerSettings {
 const SEALER_KEYS = [
   'keys',
   'audience',
-  'ttlSeconds',
-  'clockSkewSeconds',
+  'ttlMs',
+  'clockSkewMs',
   'maxTokenBytes',
   'now',
   'replayStore',
@@ -63,17 +63,24 @@ void (undefined as unknown as Exclude<
   (typeof SEALER_KEYS)[number]
 > satisfies never);
 
+/** Keys the options had once, and what to use instead. */
+const RETIRED_KEYS: Readonly<Record<string, string>> = {
+  ttlSeconds: 'use ttlMs, in milliseconds (ttlSeconds: 600 is ttlMs: 600_000)',
+  clockSkewSeconds:
+    'use clockSkewMs, in milliseconds (clockSkewSeconds: 30 is clockSkewMs: 30_000)',
+};
+
 /** Checks every option, throwing `TypeError`/`RangeError` with a message starting with `api`. */
 export function checkOptions(options: RequestStateSealerOptions, api: string): SealerSettings {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object with at least { audience }`);
   }
-  checkKnownKeys(api, options, SEALER_KEYS);
+  checkKnownKeys(api, options, SEALER_KEYS, RETIRED_KEYS);
   const {
     keys,
     audience,
-    ttlSeconds = DEFAULT_TTL_SECONDS,
-    clockSkewSeconds = DEFAULT_CLOCK_SKEW_SECONDS,
+    ttlMs = DEFAULT_TTL_MS,
+    clockSkewMs = DEFAULT_CLOCK_SKEW_MS,
     maxTokenBytes = DEFAULT_MAX_TOKEN_BYTES,
     now = Date.now,
     replayStore,
@@ -84,17 +91,14 @@ export function checkOptions(options: RequestStateSealerOptions, api: string): S
       `${api}: audience must be a non-empty string (the server's name, the same on every replica)`,
     );
   }
-  if (typeof ttlSeconds !== 'number' || !(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS)) {
+  if (!Number.isSafeInteger(ttlMs) || !(ttlMs > 0 && ttlMs <= MAX_TTL_MS)) {
     throw new RangeError(
-      `${api}: ttlSeconds must be a number of seconds in (0, ${MAX_TTL_SECONDS}] (got ${String(ttlSeconds)})`,
+      `${api}: ttlMs must be a whole number of milliseconds in (0, ${MAX_TTL_MS}] (got ${String(ttlMs)})`,
     );
   }
-  if (
-    typeof clockSkewSeconds !== 'number' ||
-    !(clockSkewSeconds >= 0 && clockSkewSeconds <= MAX_SKEW_SECONDS)
-  ) {
+  if (!Number.isSafeInteger(clockSkewMs) || !(clockSkewMs >= 0 && clockSkewMs <= MAX_SKEW_MS)) {
     throw new RangeError(
-      `${api}: clockSkewSeconds must be a number of seconds in [0, ${MAX_SKEW_SECONDS}] (got ${String(clockSkewSeconds)})`,
+      `${api}: clockSkewMs must be a whole number of milliseconds in [0, ${MAX_SKEW_MS}] (got ${String(clockSkewMs)})`,
     );
   }
   if (!Number.isSafeInteger(maxTokenBytes) || maxTokenBytes < MIN_TOKEN_LENGTH) {
@@ -120,8 +124,8 @@ export function checkOptions(options: RequestStateSealerOptions, api: string): S
   return {
     keys,
     audience,
-    ttlMs: Math.round(ttlSeconds * 1000),
-    skewMs: Math.round(clockSkewSeconds * 1000),
+    ttlMs,
+    skewMs: clockSkewMs,
     maxTokenBytes,
     now,
     replayStore,

@@ -268,9 +268,9 @@ describe('lifetime', () => {
     await expectRejected(s.open(token, BOOK_TRIP), 'expired');
   });
 
-  test('ttlSeconds and clockSkewSeconds are honoured', async () => {
+  test('ttlMs and clockSkewMs are honoured', async () => {
     const clock = manualClock();
-    const s = sealer({ now: clock.now, ttlSeconds: 5, clockSkewSeconds: 0 });
+    const s = sealer({ now: clock.now, ttlMs: 5000, clockSkewMs: 0 });
     const token = await s.seal('st', BOOK_TRIP);
     clock.advance(5000);
     expect(await s.open(token, BOOK_TRIP)).toBe('st');
@@ -314,15 +314,24 @@ describe('options', () => {
   test.each<[string, Record<string, unknown>, ErrorConstructor, RegExp]>([
     ['no audience', { keys: [KEY_A] }, TypeError, /audience must be a non-empty string/],
     ['an empty audience', { audience: '' }, TypeError, /audience/],
-    ['ttlSeconds 0', { audience: 'a', ttlSeconds: 0 }, RangeError, /ttlSeconds/],
-    ['ttlSeconds NaN', { audience: 'a', ttlSeconds: Number.NaN }, RangeError, /ttlSeconds/],
+    ['ttlMs 0', { audience: 'a', ttlMs: 0 }, RangeError, /ttlMs must be a whole number/],
+    ['ttlMs NaN', { audience: 'a', ttlMs: Number.NaN }, RangeError, /ttlMs/],
+    ['fractional ttlMs', { audience: 'a', ttlMs: 1000.5 }, RangeError, /ttlMs/],
+    ['ttlMs over a year', { audience: 'a', ttlMs: 400 * 86_400_000 }, RangeError, /ttlMs/],
+    ['a negative skew', { audience: 'a', clockSkewMs: -1 }, RangeError, /clockSkewMs/],
+    ['a skew over an hour', { audience: 'a', clockSkewMs: 3_600_001 }, RangeError, /clockSkewMs/],
     [
-      'ttlSeconds over a year',
-      { audience: 'a', ttlSeconds: 400 * 86_400 },
-      RangeError,
-      /ttlSeconds/,
+      'the retired ttlSeconds',
+      { audience: 'a', ttlSeconds: 600 },
+      TypeError,
+      /options\.ttlSeconds is not an option; use ttlMs, in milliseconds/,
     ],
-    ['a negative skew', { audience: 'a', clockSkewSeconds: -1 }, RangeError, /clockSkewSeconds/],
+    [
+      'the retired clockSkewSeconds',
+      { audience: 'a', clockSkewSeconds: 30 },
+      TypeError,
+      /options\.clockSkewSeconds is not an option; use clockSkewMs, in milliseconds/,
+    ],
     [
       'maxTokenBytes too small for any token',
       { audience: 'a', maxTokenBytes: 100 },

@@ -45,7 +45,7 @@ describe.each([
   test('a server that asks forever ends in RoundsExceeded after exactly N rounds', async () => {
     let asked = 0;
     await using client = await connect({
-      inputRequiredMaxRounds: 3,
+      maxRounds: 3,
       elicitationHandler: (_message, responseType) => {
         asked += 1;
         return responseType(true);
@@ -201,7 +201,7 @@ describe('handshake era: concurrent calls', () => {
         if (message === 'Duration in minutes?') await greeted;
         return answers(message, responseType, params, ctx);
       },
-      inputRequiredMaxRounds: 3,
+      maxRounds: 3,
     });
     await client.connect();
     const meetingCall = client.callTool('plan_meeting', {});
@@ -221,7 +221,7 @@ describe('handshake era: concurrent calls', () => {
     await using client = new Client(opened.target, {
       mode: 'handshake',
       elicitationHandler: answers,
-      inputRequiredMaxRounds: 4,
+      maxRounds: 4,
     });
     await client.connect();
     const [meeting, greeting] = await Promise.all([

@@ -40,7 +40,7 @@ test('a real token has the layout readme/state-sealing/tokenFormat.txt gives', a
     audience: 'booking-server',
     keys: [secret],
     now: () => now,
-    ttlSeconds: 600,
+    ttlMs: 600_000,
   });
   const binding = { method: 'tools/call', target: 'book_trip' };
   const state = '{"step":"need-date"}';

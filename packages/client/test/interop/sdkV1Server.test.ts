@@ -53,7 +53,7 @@ describe('in this process', () => {
     let asked = 0;
     await using client = new Client(inProcessV1, {
       ...handlers,
-      inputRequiredMaxRounds: 4,
+      maxRounds: 4,
       elicitationHandler: (message, responseType) => {
         asked += 1;
         return message === 'Your name?'

@@ -110,7 +110,7 @@ describe.each(['modern', 'handshake'] as const)('against a raw SDK v2 server (%s
   test('a server that asks forever ends in RoundsExceeded after exactly N rounds', async () => {
     let asked = 0;
     const c = await connect(era, {
-      inputRequiredMaxRounds: 3,
+      maxRounds: 3,
       elicitationHandler: (_message, responseType) => {
         asked += 1;
         return responseType({ ok: true });
@@ -119,7 +119,7 @@ describe.each(['modern', 'handshake'] as const)('against a raw SDK v2 server (%s
     const error = await c.callTool('never_done').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RoundsExceededError);
     expect((error as RoundsExceededError).message).toBe(
-      "tools/call 'never_done' still asked for input after 3 rounds (inputRequiredMaxRounds); the flow was stopped.",
+      "tools/call 'never_done' still asked for input after 3 rounds (maxRounds); the flow was stopped.",
     );
     const { data } = error as RoundsExceededError;
     expect(data?.maxRounds).toBe(3);

@@ -110,7 +110,7 @@ export class RoundsExceededError extends ParleyError<RoundsExceededData> {
   constructor(method: string, data: RoundsExceededData, options: { cause?: unknown } = {}) {
     super(
       'rounds_exceeded',
-      `${method} still asked for input after ${data.maxRounds} round${data.maxRounds === 1 ? '' : 's'} (inputRequiredMaxRounds); the flow was stopped.`,
+      `${method} still asked for input after ${data.maxRounds} round${data.maxRounds === 1 ? '' : 's'} (maxRounds); the flow was stopped.`,
       { data, ...options },
     );
   }

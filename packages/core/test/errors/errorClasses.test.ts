@@ -93,7 +93,7 @@ describe('RoundsExceededError', () => {
     const lastResult = { resultType: 'input_required' as const, requestState: 'again' };
     const error = new RoundsExceededError('tools/call', { maxRounds: 10, lastResult });
     expect(error.message).toBe(
-      'tools/call still asked for input after 10 rounds (inputRequiredMaxRounds); the flow was stopped.',
+      'tools/call still asked for input after 10 rounds (maxRounds); the flow was stopped.',
     );
     expect(error.data?.lastResult).toBe(lastResult);
     expect(new RoundsExceededError('prompts/get', { maxRounds: 1, lastResult }).message).toContain(

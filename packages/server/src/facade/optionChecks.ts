@@ -40,8 +40,11 @@ const SERVER_OPTIONS = optionKeys<ParleyServerOptions>()(
 );
 
 const SECURITY_OPTIONS = optionKeys<RequestStateSecurity>()(
-  ['keys', 'ttlSeconds', 'maxTokenBytes', 'singleUse', 'replayWindowMs', 'roundLeaseMs', 'now'],
+  ['keys', 'ttlMs', 'maxTokenBytes', 'singleUse', 'replayWindowMs', 'roundLeaseMs', 'now'],
   {
+    ttlSeconds:
+      'use requestStateSecurity.ttlMs, in milliseconds like every duration (ttlSeconds: 600 is ' +
+      'ttlMs: 600_000)',
     replayStore:
       'use requestStateSecurity.singleUse instead (true for this process, or a store every ' +
       'replica shares, such as createRedisSingleUseStore): it replaced replayStore, and without ' +

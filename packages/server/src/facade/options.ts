@@ -34,8 +34,8 @@ export interface RequestStateSecurity {
    * least 32 bytes. Default: one random key per process (right for stdio and single workers).
    */
   keys?: ReadonlyArray<string | Uint8Array>;
-  /** How long a round's state stays valid. Default 600 (10 minutes). */
-  ttlSeconds?: number;
+  /** How long a round's state stays valid, in milliseconds. Default 600 000 (10 minutes). */
+  ttlMs?: number;
   /** The largest sealed state the server will mint. Default 8 KiB. */
   maxTokenBytes?: number;
   /**

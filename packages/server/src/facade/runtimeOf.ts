@@ -93,7 +93,7 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
     sealer: createRequestStateSealer({
       audience: options.name,
       ...(security.keys !== undefined ? { keys: security.keys } : {}),
-      ...(security.ttlSeconds !== undefined ? { ttlSeconds: security.ttlSeconds } : {}),
+      ...(security.ttlMs !== undefined ? { ttlMs: security.ttlMs } : {}),
       ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
       ...(security.now !== undefined ? { now: security.now } : {}),
     }),
