@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 
 import type { ClientMode, StdioServerCommand } from '@parley/client';
+import { isRecord } from '@parley/core';
 import { splitCommandLine } from './commandLine.ts';
 import { UsageError } from './usage.ts';
 
@@ -42,10 +43,6 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 
 const COMMANDS = ['tools', 'prompts', 'resources', 'call', 'prompt', 'read'] as const;
 const MODES: readonly ClientMode[] = ['auto', 'modern', 'handshake'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function readJsonArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};

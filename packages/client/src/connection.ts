@@ -2,6 +2,7 @@ import {
   MODERN_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
   UnsupportedProtocolVersionError,
+  isRecord,
   type ClientCapabilities,
   type Era,
   type Implementation,
@@ -104,10 +105,6 @@ function unwrapSignInFailure(error: unknown): unknown {
     isSignInFailure
     ? cause
     : error;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   AcceptedElicitation,
+  isRecord,
   type ElicitFormParams,
   type ElicitResult,
   type ElicitUrlParams,
@@ -20,10 +21,6 @@ const RESULT_KEYS: ReadonlySet<string> = new Set(['action', 'content', '_meta'])
 
 /** Results our builders made, so `{ action: 'accept', content: responseType(…) }` unwraps. */
 const built = new WeakSet<object>();
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * An explicit result rather than field values. A form whose fields are literally `action` and

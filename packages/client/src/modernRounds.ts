@@ -1,6 +1,8 @@
 import {
   RoundsExceededError,
+  isInputRequestMethod,
   isInputRequiredResult,
+  isRecord,
   type InputRequest,
   type InputRequests,
   type InputRequiredResult,
@@ -30,18 +32,8 @@ export interface ModernRoundsContext {
   telemetry: ClientTelemetry;
 }
 
-const INPUT_METHODS: ReadonlySet<unknown> = new Set([
-  'elicitation/create',
-  'sampling/createMessage',
-  'roots/list',
-]);
-
 /** A round that carries only state (load shedding) is retried after a short, growing pause. */
 const STATE_ONLY_PAUSES_MS = [50, 100, 200, 250];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function invalid(reason: string): SdkError {
   return new SdkError(SdkErrorCode.InvalidResult, `Invalid input_required result: ${reason}.`);
@@ -54,7 +46,7 @@ export function checkInputRequests(value: unknown): InputRequests {
   for (const [key, entry] of Object.entries(value)) {
     const method = isRecord(entry) ? entry.method : undefined;
     const params = isRecord(entry) ? entry.params : undefined;
-    if (!INPUT_METHODS.has(method)) {
+    if (!isInputRequestMethod(method)) {
       throw invalid(
         `'${key}' is ${JSON.stringify(method)}, not elicitation/create, sampling/createMessage or roots/list`,
       );

@@ -1,4 +1,10 @@
-import type { CreateMessageParams, CreateMessageResult, ListRootsResult, Root } from '@parley/core';
+import {
+  isRecord,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ListRootsResult,
+  type Root,
+} from '@parley/core';
 
 import type { InputContext, RootsProvider, SamplingHandler } from './types.ts';
 
@@ -9,10 +15,6 @@ import type { InputContext, RootsProvider, SamplingHandler } from './types.ts';
 
 /** The model a text-only sampling answer claims; return a full result to name the real one. */
 export const UNKNOWN_MODEL = 'unknown';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkSamplingResult(value: unknown): CreateMessageResult {
   if (!isRecord(value)) {

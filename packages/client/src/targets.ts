@@ -1,4 +1,4 @@
-import { checkOptionKeys, optionKeys } from '@parley/core';
+import { checkOptionKeys, isRecord, optionKeys } from '@parley/core';
 
 import type { ClientTarget, InProcessServer, StdioServerCommand } from './types.ts';
 
@@ -9,10 +9,6 @@ export type ResolvedTarget =
   | { kind: 'stdio'; command: StdioServerCommand; label: string };
 
 const STDERR_MODES: ReadonlySet<unknown> = new Set(['inherit', 'ignore']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isInProcessServer(value: unknown): value is InProcessServer {
   return (

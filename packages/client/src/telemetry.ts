@@ -10,6 +10,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
+import { isRecord } from '@parley/core';
 
 import type { CallInfo, ClientTelemetryOptions } from './types.ts';
 
@@ -38,10 +39,6 @@ function metaOf(span: Span): Record<string, string> | undefined {
   const state = context.traceState?.serialize();
   if (state !== undefined && state.length > 0) meta.tracestate = state;
   return meta;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The client's tracer: the option's provider, else the global one (read on every call). */

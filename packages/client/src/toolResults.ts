@@ -1,4 +1,4 @@
-import type { ContentBlock, Era, Meta } from '@parley/core';
+import { isRecord, type ContentBlock, type Era, type Meta } from '@parley/core';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
 import type { ToolCallResult } from './types.ts';
@@ -15,10 +15,6 @@ import type { ToolCallResult } from './types.ts';
  */
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['$schema', 'type', 'properties', 'required']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * True for the envelope the SDK wraps a non-object output schema in. An author's own

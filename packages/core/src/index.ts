@@ -23,7 +23,12 @@ export {
 } from './elicitationResult.ts';
 export type { ElicitationAction, ElicitationResult } from './elicitationResult.ts';
 
-export { inputRequired, isInputRequiredResult } from './inputRequired.ts';
+export {
+  INPUT_REQUEST_METHODS,
+  inputRequired,
+  isInputRequestMethod,
+  isInputRequiredResult,
+} from './inputRequired.ts';
 export type {
   InputRequest,
   InputRequests,
@@ -63,6 +68,8 @@ export type {
 export type { Flow, HandlerInfo } from './handlers.ts';
 
 export { checkOptionKeys, optionKeys } from './optionKeys.ts';
+
+export { isRecord } from './isRecord.ts';
 export type { AllKeysOf, OptionKeys } from './optionKeys.ts';
 
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';

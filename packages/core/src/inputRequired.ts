@@ -44,11 +44,19 @@ export interface InputRequiredInit {
   _meta?: Meta;
 }
 
-const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set([
+/** The methods an {@link InputRequest} may have: elicitation, sampling and roots. */
+export const INPUT_REQUEST_METHODS: readonly InputRequest['method'][] = Object.freeze([
   'elicitation/create',
   'sampling/createMessage',
   'roots/list',
 ]);
+
+const INPUT_REQUEST_METHOD_SET: ReadonlySet<unknown> = new Set(INPUT_REQUEST_METHODS);
+
+/** True when `method` is one of {@link INPUT_REQUEST_METHODS}. */
+export function isInputRequestMethod(method: unknown): method is InputRequest['method'] {
+  return INPUT_REQUEST_METHOD_SET.has(method);
+}
 
 /**
  * Build an {@link InputRequiredResult}.
@@ -72,7 +80,7 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
   }
   for (const key of keys) {
     const method = (inputRequests?.[key] as { method?: unknown } | undefined)?.method;
-    if (typeof method !== 'string' || !INPUT_REQUEST_METHODS.has(method)) {
+    if (!isInputRequestMethod(method)) {
       throw new TypeError(
         `inputRequired: inputRequests[${JSON.stringify(key)}] must be an elicitation/create, sampling/createMessage or roots/list request, got ${JSON.stringify(method)}.`,
       );

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 
-import { type InputRequests, inputRequired, isInputRequiredResult } from '../src/index.ts';
+import {
+  INPUT_REQUEST_METHODS,
+  type InputRequests,
+  inputRequired,
+  isInputRequestMethod,
+  isInputRequiredResult,
+} from '../src/index.ts';
 
 const askDestination: InputRequests = {
   destination: {
@@ -118,5 +124,20 @@ describe('isInputRequiredResult', () => {
     expect(() => inputRequired({ state: { step: 2 } } as never)).toThrow(
       /^inputRequired: `state` was removed; carry a string in requestState .* or keep values with ctx\.remember/,
     );
+  });
+});
+
+describe('input request methods', () => {
+  test('elicitation, sampling and roots are the methods an input request may have', () => {
+    expect(INPUT_REQUEST_METHODS).toEqual([
+      'elicitation/create',
+      'sampling/createMessage',
+      'roots/list',
+    ]);
+    expect(Object.isFrozen(INPUT_REQUEST_METHODS)).toBe(true);
+    for (const method of INPUT_REQUEST_METHODS) expect(isInputRequestMethod(method)).toBe(true);
+    for (const method of ['tools/call', 'ping', 'elicitation/complete', undefined, 42]) {
+      expect(isInputRequestMethod(method)).toBe(false);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { checkOptionKeys, optionKeys } from '@parley/core';
+import { checkOptionKeys, isRecord, optionKeys } from '@parley/core';
 import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 
 import type { AuthorizationResponse, BearerToken, ClientOptions, OAuthAuth } from '../types.ts';
@@ -24,10 +24,6 @@ const RESERVED_HEADER =
   /^(authorization|content-type|content-length|accept|last-event-id|host|mcp-.*)$/i;
 /** RFC 9110 `token`: what a header name may be made of. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkHeaders(value: unknown): Readonly<Record<string, string>> | undefined {
   if (value === undefined) return undefined;

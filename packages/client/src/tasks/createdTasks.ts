@@ -1,4 +1,4 @@
-import { isCreateTaskResult, isHandshakeCreateTaskResult, type Era } from '@parley/core';
+import { isCreateTaskResult, isHandshakeCreateTaskResult, isRecord, type Era } from '@parley/core';
 import type { Transport } from '@modelcontextprotocol/client';
 
 /**
@@ -19,10 +19,6 @@ export interface CreatedTask {
   era: Era;
   /** The wire task: flat (2026-07-28) or the `task` member (2025-11-25). */
   task: Record<string, unknown>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The task a `callTool` result stands in for, or `undefined` for a real result. */

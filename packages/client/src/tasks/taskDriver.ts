@@ -1,4 +1,9 @@
-import { JSON_RPC_ERROR_CODES, TaskCancelledError, isTerminalTaskStatus } from '@parley/core';
+import {
+  JSON_RPC_ERROR_CODES,
+  TaskCancelledError,
+  isRecord,
+  isTerminalTaskStatus,
+} from '@parley/core';
 import { ProtocolError, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 
 import type { CallState } from '../callState.ts';
@@ -34,10 +39,6 @@ const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
     validate: (value) => ({ value: value as Record<string, unknown> }),
   },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The part of a task's driving both eras share; `run` is each era's own. */
 export abstract class TaskDriver {

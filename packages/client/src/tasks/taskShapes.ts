@@ -1,4 +1,5 @@
 import {
+  isRecord,
   isTaskStatus,
   type Era,
   type InputRequests,
@@ -22,10 +23,6 @@ export interface ReadTask extends TaskSnapshot {
   result?: Record<string, unknown>;
   /** `failed` (2026-07-28): the JSON-RPC error. */
   error?: JsonRpcErrorObject;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function invalid(taskId: string | undefined, reason: string): SdkError {

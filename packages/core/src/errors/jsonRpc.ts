@@ -19,6 +19,7 @@ import {
   type ModernOnlyErrorName,
 } from './codes.ts';
 import { ParleyError, type ParleyErrorCode } from './parleyError.ts';
+import { isRecord } from '../isRecord.ts';
 
 /** The one message every invalid `requestState` gets on the wire, whatever the reason. */
 export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid or expired requestState';
@@ -129,10 +130,6 @@ export function toJsonRpcError(
     return { code, message: error.message, data: error.data };
   }
   return { code, message: error.message };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The well-formed URL elicitations of a `-32042` error's data (others are left out). */

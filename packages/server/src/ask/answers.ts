@@ -3,6 +3,7 @@ import {
   CancelledElicitation,
   DeclinedElicitation,
   InvalidAnswerError,
+  isRecord,
   type CreateMessageResult,
   type ElicitationResult,
   type ElicitResult,
@@ -23,10 +24,6 @@ import { screenedAgainst } from './reask.ts';
  * handshake era one answer arrives as the result of a pushed request. Both end in the same
  * typed result union, and a bad answer is the same `InvalidAnswerError` in both.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Each requested schema compiled as a plain wire schema, for the checks every answer gets first. */
 const wireChecks = new WeakMap<object, CompiledResponseType<unknown>>();

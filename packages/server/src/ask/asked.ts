@@ -1,5 +1,6 @@
 import {
   InvalidInputResponsesError,
+  isRecord,
   type ElicitationSchema,
   type InputRequest,
   type InputRequests,
@@ -181,10 +182,6 @@ export function recordAsks(requests: InputRequests): AskedRecord {
     if (Object.hasOwn(requests, key)) record[key] = askedEntryOf(requests[key] as InputRequest);
   }
   return record;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

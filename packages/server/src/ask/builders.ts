@@ -1,15 +1,16 @@
-import type {
-  CreateMessageParams,
-  CreateMessageRequest,
-  CreateMessageResult,
-  ElicitationResult,
-  ElicitContentValue,
-  ElicitFormParams,
-  ElicitRequest,
-  ElicitUrlParams,
-  InputRequest,
-  ListRootsRequest,
-  Root,
+import {
+  isInputRequestMethod,
+  type CreateMessageParams,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitationResult,
+  type ElicitContentValue,
+  type ElicitFormParams,
+  type ElicitRequest,
+  type ElicitUrlParams,
+  type InputRequest,
+  type ListRootsRequest,
+  type Root,
 } from '@parley/core';
 import {
   type CompiledResponseType,
@@ -124,21 +125,13 @@ export function compiledOf(request: ElicitRequest): CompiledResponseType<unknown
   );
 }
 
-const ASK_METHODS: ReadonlySet<unknown> = new Set([
-  'elicitation/create',
-  'sampling/createMessage',
-  'roots/list',
-]);
-
 /** True for an ask: an elicitation, sampling or roots request (built or written by hand). */
 export function isAsk(value: unknown): value is InputRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const { method, params } = value as { method?: unknown; params?: unknown };
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    ASK_METHODS.has((value as { method?: unknown }).method) &&
-    ((value as { method?: unknown }).method === 'roots/list' ||
-      (typeof (value as { params?: unknown }).params === 'object' &&
-        (value as { params?: unknown }).params !== null))
+    isInputRequestMethod(method) &&
+    (method === 'roots/list' || (typeof params === 'object' && params !== null))
   );
 }
 

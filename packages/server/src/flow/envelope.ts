@@ -1,4 +1,9 @@
-import { InvalidRequestStateError, type InputResponse, type InputResponses } from '@parley/core';
+import {
+  InvalidRequestStateError,
+  isRecord,
+  type InputResponse,
+  type InputResponses,
+} from '@parley/core';
 import {
   RequestStateError,
   type BoundRequest,
@@ -144,10 +149,6 @@ function toWire(envelope: FlowEnvelope): WireEnvelope {
   }
   if (!isEmpty(envelope.remembered)) wire.z = envelope.remembered;
   return wire;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function askedOf(wire: unknown): AskedRecord | undefined {

@@ -1,4 +1,4 @@
-import { InvalidInputResponsesError, InvalidRequestStateError } from '@parley/core';
+import { InvalidInputResponsesError, InvalidRequestStateError, isRecord } from '@parley/core';
 import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
 import { openEnvelope } from './envelope.ts';
@@ -12,10 +12,6 @@ import { claimToken, type ReplayedOutcome } from './singleUse.ts';
  * verify the sealed state (`envelope.ts`), claim its token under single use (`singleUse.ts`),
  * and keep only answers to what was asked, each checked against its question (`screen.ts`).
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

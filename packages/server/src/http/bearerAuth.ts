@@ -1,4 +1,4 @@
-import { checkOptionKeys, optionKeys, type OptionKeys } from '@parley/core';
+import { checkOptionKeys, isRecord, optionKeys, type OptionKeys } from '@parley/core';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { loadSdk } from '../utils/loadSdk.ts';
@@ -49,10 +49,6 @@ const METADATA_PREFIX = '/.well-known/oauth-protected-resource';
 export function protectedResourceMetadataPath(resource: URL): string {
   const path = resource.pathname === '/' ? '' : resource.pathname;
   return `${METADATA_PREFIX}${path}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkUrls(name: string, value: unknown): string[] | undefined {

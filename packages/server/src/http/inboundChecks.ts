@@ -1,3 +1,5 @@
+import { isRecord } from '@parley/core';
+
 import { claimsEnvelope, isServedModernVersion } from '../modern/envelope.ts';
 import type { BodyRead } from './bodyReader.ts';
 import { errorReply } from '../modern/errorReply.ts';
@@ -11,10 +13,6 @@ import type { Reply } from './wire.ts';
 
 /** The methods anything here answers (`OPTIONS`: the OAuth metadata's CORS preflight). */
 export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'DELETE', 'OPTIONS']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `application/json`, with or without parameters. */
 export function isJsonContentType(value: string | null): boolean {

@@ -1,4 +1,4 @@
-import { declaresTasksExtension } from '@parley/core';
+import { declaresTasksExtension, isRecord } from '@parley/core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 
 import { errorReply } from '../modern/errorReply.ts';
@@ -61,10 +61,6 @@ const CHANGE_METHODS = {
   prompts: 'notifications/prompts/list_changed',
   resources: 'notifications/resources/list_changed',
 } as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function frame(message: Record<string, unknown>): string {
   return `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;

@@ -1,4 +1,4 @@
-import { MODERN_PROTOCOL_VERSIONS } from '@parley/core';
+import { MODERN_PROTOCOL_VERSIONS, isRecord } from '@parley/core';
 
 import { metaOf, readEnvelope } from './envelope.ts';
 import { errorReply } from './errorReply.ts';
@@ -10,10 +10,6 @@ import type { CheckedRequest, ModernReply } from './messages.ts';
  * the `_meta` envelope, the protocol version, and (over HTTP) the headers that mirror the body.
  * Each rung that fails is the error reply that names it.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function checkRequest(
   message: unknown,

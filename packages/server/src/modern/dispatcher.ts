@@ -2,6 +2,7 @@ import {
   JSON_RPC_ERROR_CODES,
   MODERN_PROTOCOL_VERSIONS,
   httpStatusOfAnswer,
+  isRecord,
   jsonRpcError,
 } from '@parley/core';
 
@@ -31,10 +32,6 @@ import { ModernRound } from './modernRound.ts';
  * `_meta` envelope, the protocol version, the HTTP headers that mirror the body), then the
  * method: discovery, the lists, completion, or a round of the pipeline.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const LIST_METHODS: ReadonlySet<string> = new Set([
   'tools/list',

@@ -1,4 +1,4 @@
-import type { Implementation } from '@parley/core';
+import { isRecord, type Implementation } from '@parley/core';
 
 import { isSealedAsk, markSealedAsk } from '../flow/seal.ts';
 import { SERVER_INFO_KEY } from './envelope.ts';
@@ -19,10 +19,6 @@ const CACHEABLE: ReadonlySet<string> = new Set([
   'resources/templates/list',
   'resources/read',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isTtl(value: unknown): boolean {
   return Number.isSafeInteger(value) && (value as number) >= 0;

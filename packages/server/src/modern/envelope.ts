@@ -1,5 +1,6 @@
 import {
   MODERN_PROTOCOL_VERSIONS,
+  isRecord,
   type ClientCapabilities,
   type Implementation,
 } from '@parley/core';
@@ -25,10 +26,6 @@ const LOG_LEVELS: ReadonlySet<unknown> = new Set([
   'alert',
   'emergency',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The `_meta` object of a message's params, if it has one. */
 export function metaOf(message: unknown): Record<string, unknown> | undefined {

@@ -1,3 +1,5 @@
+import { isRecord } from '@parley/core';
+
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import type { RoundRequest } from '../round/request.ts';
@@ -15,10 +17,6 @@ const LEVELS: readonly LogLevel[] = [
   'alert',
   'emergency',
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * One modern round as the pipeline gets it. A class, not an object literal: a literal with a

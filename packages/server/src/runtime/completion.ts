@@ -1,4 +1,4 @@
-import { jsonRpcError } from '@parley/core';
+import { isRecord, jsonRpcError } from '@parley/core';
 
 import type {
   Completer,
@@ -9,10 +9,6 @@ import type { RoundReply } from '../round/request.ts';
 
 /** MCP caps a completion answer at 100 values. */
 const MAX_VALUES = 100;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function invalid(message: string): RoundReply {
   return { kind: 'error', error: jsonRpcError('invalidParams', message) };

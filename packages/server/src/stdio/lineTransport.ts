@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { isRecord } from '@parley/core';
 
 import { replyJson } from '../modern/encode.ts';
 import { errorReply, type ErrorReply } from '../modern/errorReply.ts';
@@ -15,10 +16,6 @@ import type { JsonRpcOut } from '../modern/messages.ts';
 
 /** The longest line kept (the HTTP body limit's default). */
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function idOf(value: unknown): string | number | null {
   const id = isRecord(value) ? value.id : undefined;

@@ -1,5 +1,6 @@
 import {
   InvalidInputResponsesError,
+  isRecord,
   jsonRpcError,
   type InputResponse,
   type InputResponses,
@@ -23,10 +24,6 @@ import {
  * returns `undefined` when the change does not apply (the task already ended, say), so a store
  * applying it atomically writes nothing. None of them reads the clock: `now` is passed in.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The next version of `record`: revision bumped, and `lastUpdatedAt` when something changed. */
 function next(

@@ -11,6 +11,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import { isRecord } from '@parley/core';
 
 import { ATTR, type Outcome } from './attributes.ts';
 import type { Instruments } from './instruments.ts';
@@ -72,10 +73,6 @@ export type Ending =
 function recordedValue(value: unknown): string {
   const json = JSON.stringify(value) ?? 'undefined';
   return json.length <= 256 ? json : `${json.slice(0, 255)}…`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class RequestTrace {

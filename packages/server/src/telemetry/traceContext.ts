@@ -4,6 +4,7 @@ import {
   isSpanContextValid,
   type SpanContext,
 } from '@opentelemetry/api';
+import { isRecord } from '@parley/core';
 
 /**
  * W3C trace context (`traceparent`, `tracestate`), read and written by Parley itself rather
@@ -52,10 +53,6 @@ export function formatTraceparent(context: SpanContext): string {
 /** An HTTP request's headers, as the transports hold them. */
 export interface HeaderSource {
   get(name: string): string | null | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

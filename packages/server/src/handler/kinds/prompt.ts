@@ -1,5 +1,6 @@
 import {
   isInputRequiredResult,
+  isRecord,
   type GetPromptResult,
   type InputRequiredResult,
 } from '@parley/core';
@@ -7,7 +8,7 @@ import type { PromptRoundResult } from '@parley/middleware';
 
 import type { PromptDefinition } from '../definitions.ts';
 import type { PromptReturn } from './returns.ts';
-import { isRecord, textBlock, type RoundTarget } from './target.ts';
+import { textBlock, type RoundTarget } from './target.ts';
 
 /** A prompt's return value as a `prompts/get` result (or an ask). */
 export function toPromptResult(value: PromptReturn): GetPromptResult | InputRequiredResult {

@@ -1,5 +1,6 @@
 import {
   isInputRequiredResult,
+  isRecord,
   type HandlerInfo,
   type InputRequiredResult,
   type ReadResourceResult,
@@ -9,7 +10,7 @@ import type { ResourceRoundResult } from '@parley/middleware';
 import type { Context } from '../context.ts';
 import type { Registry, ResourceDefinition, ResourceTemplateDefinition } from '../definitions.ts';
 import type { ResourceReturn } from './returns.ts';
-import { isRecord, type ResultWire, type RoundTarget } from './target.ts';
+import type { ResultWire, RoundTarget } from './target.ts';
 
 function base64(bytes: Uint8Array): string {
   let binary = '';

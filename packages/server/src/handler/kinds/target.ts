@@ -79,10 +79,6 @@ export function askOf(result: NormalisedResult): InputRequiredResult | undefined
   return isInputRequiredResult(result) ? result : undefined;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A text content block. */
 export function textBlock(value: string): { type: 'text'; text: string } {
   return { type: 'text', text: value };

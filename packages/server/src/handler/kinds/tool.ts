@@ -2,6 +2,7 @@ import {
   InputRequiredToolResult,
   ToolResult,
   isInputRequiredResult,
+  isRecord,
   type CallToolResult,
   type ClientCapabilities,
   type ContentBlock,
@@ -11,7 +12,7 @@ import { RoundFault } from '../../flow/roundFault.ts';
 import { refuseJsonState } from '../../flow/seal.ts';
 import type { ToolDefinition } from '../definitions.ts';
 import { splitArguments } from '../fallback/listedArguments.ts';
-import { isRecord, textBlock, type ResultWire, type RoundTarget } from './target.ts';
+import { textBlock, type ResultWire, type RoundTarget } from './target.ts';
 
 const CONTENT_TYPES: ReadonlySet<unknown> = new Set([
   'text',
