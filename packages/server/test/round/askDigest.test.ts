@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
-import { elicitRequest } from '../../src/ask/builders.ts';
-import { askDigest } from '../../src/ask/asked.ts';
+import { elicitRequest, rootsRequest } from '../../src/ask/builders.ts';
+import { askDigest, declaredDigest } from '../../src/ask/asked.ts';
 import { digestText } from '../../src/ask/digest.ts';
 
 /**
@@ -40,6 +40,77 @@ describe('askDigest', () => {
   test('a message with quotes, escapes and non-ASCII digests as the ask written out', () => {
     const tricky = elicitRequest('Say "où?"\n\t\\ — 東京 \u2028', dateSchema);
     expect(askDigest(tricky)).toBe(askDigest(writtenOut(tricky)));
+  });
+});
+
+describe('digests sealed into live tokens', () => {
+  // A flow's token carries the digest of every ask it made; a digest that changed between two
+  // releases would make a flow in progress across a deploy see its questions as new ones.
+  const handWritten = {
+    method: 'elicitation/create',
+    params: {
+      requestedSchema: {
+        type: 'object',
+        required: ['b'],
+        properties: {
+          b: { type: 'string', title: 'Bé "q"' },
+          a: { type: 'boolean', default: true },
+        },
+      },
+      mode: 'form',
+      message: 'Hand-written\n東京',
+    },
+  } as const;
+  const sampling = {
+    method: 'sampling/createMessage',
+    params: {
+      maxTokens: 50,
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }],
+      metadata: { z: [1, 2.5, null], a: { y: undefined, x: false } },
+    },
+  } as const;
+  const url = {
+    method: 'elicitation/create',
+    params: { mode: 'url', message: 'Sign in', url: 'https://example.com/x', elicitationId: 'e1' },
+  } as const;
+
+  test('an ask digests as FNV-1a of its JSON with keys sorted, undefined left out', () => {
+    expect(askDigest(handWritten)).toBe(
+      digestText(
+        '{"method":"elicitation/create","params":{"message":"Hand-written\\n東京","mode":"form",' +
+          '"requestedSchema":{"properties":{"a":{"default":true,"type":"boolean"},' +
+          '"b":{"title":"Bé \\"q\\"","type":"string"}},"required":["b"],"type":"object"}}}',
+      ),
+    );
+    expect(askDigest(sampling)).toBe(
+      digestText(
+        '{"method":"sampling/createMessage","params":{"maxTokens":50,' +
+          '"messages":[{"content":{"text":"Summarise","type":"text"},"role":"user"}],' +
+          '"metadata":{"a":{"x":false},"z":[1,2.5,null]}}}',
+      ),
+    );
+  });
+
+  test('the digests of known asks are what earlier releases sealed', () => {
+    const form = elicitRequest(
+      'When would you like to fly to Paris?',
+      z.object({ date: z.string(), seats: z.number().int().optional() }),
+    );
+    expect({
+      form: askDigest(form),
+      declared: declaredDigest(form),
+      handWritten: askDigest(handWritten),
+      sampling: askDigest(sampling),
+      roots: askDigest(rootsRequest()),
+      url: askDigest(url),
+    }).toEqual({
+      form: '2ea062e508ae40f5',
+      declared: '0bb596f34c425109',
+      handWritten: '0f4ad5f29c479917',
+      sampling: '4470d559dd5c30bc',
+      roots: '27c21121bae56366',
+      url: 'dd7037c05da48843',
+    });
   });
 });
 
