@@ -70,6 +70,8 @@ export type { Flow, HandlerInfo } from './handlers.ts';
 export { checkOptionKeys, optionKeys } from './optionKeys.ts';
 
 export { isRecord } from './isRecord.ts';
+export { canonicalJson } from './canonicalJson.ts';
+export type { CanonicalJsonOptions } from './canonicalJson.ts';
 export type { AllKeysOf, OptionKeys } from './optionKeys.ts';
 
 export { InputRequiredToolResult, ToolResult } from './toolResult.ts';

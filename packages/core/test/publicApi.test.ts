@@ -35,6 +35,7 @@ test('the public API is exactly this', () => {
       'UnsupportedCapabilityError',
       'UnsupportedProtocolVersionError',
       'UrlElicitationRequiredError',
+      'canonicalJson',
       'checkOptionKeys',
       'clientFeatureOf',
       'declaresTasksExtension',

@@ -1,6 +1,12 @@
-import { checkOptionKeys, optionKeys, ToolResult, type CallToolResult } from '@parley/core';
+import {
+  canonicalJson,
+  checkOptionKeys,
+  optionKeys,
+  ToolResult,
+  type CallToolResult,
+  type CanonicalJsonOptions,
+} from '@parley/core';
 
-import { canonicalJson } from './canonicalJson.ts';
 import { Middleware } from './middleware.ts';
 import { dependsOnAnswers, isAsk } from './roundOutcome.ts';
 import type { CallNext, MiddlewareContext } from './types.ts';
@@ -47,6 +53,12 @@ function copyOf(value: unknown): unknown {
 }
 
 const OPTION_KEYS = optionKeys<ResponseCachingOptions>()(['ttlMs', 'maxEntries', 'lists', 'now']);
+
+/**
+ * A cache key is the canonical JSON of what the result depends on, so arguments that differ only
+ * in key order share it. The arguments come from the client: their nesting is bounded.
+ */
+const CACHE_KEY_JSON: CanonicalJsonOptions = { maxDepth: 100 };
 
 /**
  * Caches final results, keyed by method, target and the canonical JSON of the arguments (plus the
@@ -149,7 +161,7 @@ export class ResponseCachingMiddleware extends Middleware {
     } else {
       return undefined;
     }
-    return canonicalJson([method, context.era, context.principal ?? null, what]);
+    return canonicalJson([method, context.era, context.principal ?? null, what], CACHE_KEY_JSON);
   }
 
   #lookup(key: string): Entry | undefined {

@@ -12,6 +12,9 @@
  * than {@link MAX_DEPTH}, which is also how a cycle ends: request arguments come from the client,
  * so depth is bounded instead of trusting the call stack, and no set of visited objects is kept
  * (this runs twice per token).
+ *
+ * (`@parley/core` has a `canonicalJson` too; this package depends on nothing, and binds
+ * whatever value it is given, so it keeps its own, which honours `toJSON` like `JSON.stringify`.)
  */
 export function canonicalJson(value: unknown): string {
   // `JSON.stringify(undefined)` is `undefined`; a binding always needs text.

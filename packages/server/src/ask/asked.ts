@@ -1,6 +1,8 @@
 import {
   InvalidInputResponsesError,
+  canonicalJson,
   isRecord,
+  type CanonicalJsonOptions,
   type ElicitationSchema,
   type InputRequest,
   type InputRequests,
@@ -9,7 +11,7 @@ import {
 } from '@parley/core';
 
 import { askInfoOf } from './builders.ts';
-import { canonicalJson, digestOf, digestText } from './digest.ts';
+import { digestOf, digestText } from './digest.ts';
 
 /**
  * What a round asked, sealed into the state it hands the client, so the next round accepts only
@@ -63,6 +65,7 @@ const digests = new WeakMap<object, string>();
  * ask anew each round (a message naming an earlier answer) asks with the same compiled schema.
  */
 const schemaTexts = new WeakMap<object, string>();
+const WITH_SCHEMA_TEXTS: CanonicalJsonOptions = { known: schemaTexts };
 
 /** The canonical JSON of the schemas compiled response types read answers with. */
 const compiledTexts = new WeakMap<object, string>();
@@ -103,7 +106,7 @@ export function askDigest(request: InputRequest): string {
       (schema === undefined
         ? undefined
         : formAskDigest(request.params as Record<string, unknown>, schema)) ??
-      digestOf({ method: request.method, params: request.params ?? {} }, schemaTexts);
+      digestOf({ method: request.method, params: request.params ?? {} }, WITH_SCHEMA_TEXTS);
     digests.set(request, digest);
   }
   return digest;

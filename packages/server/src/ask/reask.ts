@@ -1,5 +1,6 @@
 import {
   InvalidAnswerError,
+  canonicalJson,
   type ElicitRequest,
   type ElicitationSchema,
   type InputResponse,
@@ -12,7 +13,6 @@ import {
 } from '@parley/schema';
 
 import { elicitationShapeProblem, type FormQuestion } from './asked.ts';
-import { canonicalJson } from './digest.ts';
 
 /**
  * Bad answers are asked again. A person who typed "tomorow" into a date field should see the

@@ -1,3 +1,4 @@
+import type { InputRequest } from '@parley/core';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
@@ -46,7 +47,7 @@ describe('askDigest', () => {
 describe('digests sealed into live tokens', () => {
   // A flow's token carries the digest of every ask it made; a digest that changed between two
   // releases would make a flow in progress across a deploy see its questions as new ones.
-  const handWritten = {
+  const handWritten: InputRequest = {
     method: 'elicitation/create',
     params: {
       requestedSchema: {
@@ -60,19 +61,20 @@ describe('digests sealed into live tokens', () => {
       mode: 'form',
       message: 'Hand-written\n東京',
     },
-  } as const;
-  const sampling = {
+  };
+  const sampling: InputRequest = {
     method: 'sampling/createMessage',
     params: {
       maxTokens: 50,
       messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }],
-      metadata: { z: [1, 2.5, null], a: { y: undefined, x: false } },
+      // A key whose value is undefined, as a handler may leave one: not part of the JSON.
+      metadata: { z: [1, 2.5, null], a: { y: undefined, x: false } as { x: boolean } },
     },
-  } as const;
-  const url = {
+  };
+  const url: InputRequest = {
     method: 'elicitation/create',
     params: { mode: 'url', message: 'Sign in', url: 'https://example.com/x', elicitationId: 'e1' },
-  } as const;
+  };
 
   test('an ask digests as FNV-1a of its JSON with keys sorted, undefined left out', () => {
     expect(askDigest(handWritten)).toBe(
