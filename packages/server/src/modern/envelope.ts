@@ -5,6 +5,8 @@ import {
   type Implementation,
 } from '@parley/core';
 
+import type { LogLevel } from '../handler/contextTypes.ts';
+
 /**
  * The modern era's per-request `_meta` envelope (SEP-2575): which requests claim it, and
  * whether a claim is well formed. Cheap, hand-written checks: this runs on every request.
@@ -16,7 +18,8 @@ export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
-const LOG_LEVELS: ReadonlySet<unknown> = new Set([
+/** MCP's logging levels, least severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = [
   'debug',
   'info',
   'notice',
@@ -25,7 +28,7 @@ const LOG_LEVELS: ReadonlySet<unknown> = new Set([
   'critical',
   'alert',
   'emergency',
-]);
+];
 
 /** The `_meta` object of a message's params, if it has one. */
 export function metaOf(message: unknown): Record<string, unknown> | undefined {
@@ -45,7 +48,7 @@ export interface Envelope {
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
-  logLevel: string | undefined;
+  logLevel: LogLevel | undefined;
   progressToken: string | number | undefined;
 }
 
@@ -78,8 +81,8 @@ export function readEnvelope(meta: Record<string, unknown>): Envelope | Envelope
     return { key: CLIENT_INFO_KEY, problem: 'must be { name, version } (strings)' };
   }
   const level = meta[LOG_LEVEL_KEY];
-  if (level !== undefined && !LOG_LEVELS.has(level)) {
-    return { key: LOG_LEVEL_KEY, problem: `must be one of ${[...LOG_LEVELS].join(', ')}` };
+  if (level !== undefined && !LOG_LEVELS.includes(level as LogLevel)) {
+    return { key: LOG_LEVEL_KEY, problem: `must be one of ${LOG_LEVELS.join(', ')}` };
   }
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
@@ -89,7 +92,7 @@ export function readEnvelope(meta: Record<string, unknown>): Envelope | Envelope
     protocolVersion: version,
     clientCapabilities: capabilities as ClientCapabilities,
     clientInfo: info as Implementation | undefined,
-    logLevel: level as string | undefined,
+    logLevel: level as LogLevel | undefined,
     progressToken: token as string | number | undefined,
   };
 }

@@ -4,19 +4,8 @@ import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import type { RoundRequest } from '../round/request.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
-import type { Envelope } from './envelope.ts';
+import { LOG_LEVELS, type Envelope } from './envelope.ts';
 import type { ModernTransport } from './messages.ts';
-
-const LEVELS: readonly LogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 /**
  * One modern round as the pipeline gets it. A class, not an object literal: a literal with a
@@ -82,7 +71,7 @@ export class ModernRound implements RoundRequest {
    */
   async log(level: LogLevel, data: unknown): Promise<void> {
     const wanted = this.#envelope.logLevel;
-    if (wanted === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(wanted as LogLevel)) return;
+    if (wanted === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(wanted)) return;
     this.#transport.notify({
       jsonrpc: '2.0',
       method: 'notifications/message',
