@@ -1,9 +1,22 @@
-import type { HandlerKind } from './errors/errorClasses.ts';
-
 /**
  * The names the server, its middleware and its warnings share for what a request is served by
  * and which call it belongs to: one `HandlerInfo`, one `Flow`, everywhere.
  */
+
+/** What kind of handler a request is for, or an error is about. */
+export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+
+const KIND_LABEL: Record<HandlerKind, string> = {
+  tool: 'Tool',
+  prompt: 'Prompt',
+  resource: 'Resource',
+  resourceTemplate: 'Resource template',
+};
+
+/** A handler as messages name it: `Tool 'book_flight'`, `Resource template 'file:///{path}'`. */
+export function handlerLabel(handler: { kind: HandlerKind; name: string }): string {
+  return `${KIND_LABEL[handler.kind]} '${handler.name}'`;
+}
 
 /** The handler a request is for. */
 export interface HandlerInfo {

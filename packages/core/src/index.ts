@@ -65,7 +65,8 @@ export type {
   TaskStatus,
 } from './tasks.ts';
 
-export type { Flow, HandlerInfo } from './handlers.ts';
+export { handlerLabel } from './handlers.ts';
+export type { Flow, HandlerInfo, HandlerKind } from './handlers.ts';
 
 export { checkOptionKeys, optionKeys } from './optionKeys.ts';
 
@@ -94,7 +95,6 @@ export {
 export type {
   ClientFeature,
   EraMismatchData,
-  HandlerKind,
   InvalidAnswerData,
   InvalidInputResponsesData,
   InvalidRequestStateData,

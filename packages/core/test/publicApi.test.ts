@@ -41,6 +41,7 @@ test('the public API is exactly this', () => {
       'declaresTasksExtension',
       'eraOf',
       'fromJsonRpcError',
+      'handlerLabel',
       'httpStatusOfAnswer',
       'inputRequired',
       'isInputRequestMethod',

@@ -1,17 +1,8 @@
 import { MODERN_PROTOCOL_VERSION } from '../protocolVersions.ts';
 import type { InputRequiredResult } from '../inputRequired.ts';
 import type { ClientCapabilities, ElicitUrlParams } from '../wireTypes.ts';
+import { handlerLabel, type HandlerKind } from '../handlers.ts';
 import { ParleyError } from './parleyError.ts';
-
-/** What kind of handler an error is about, as its message names it. */
-export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
-
-const KIND_LABEL: Record<HandlerKind, string> = {
-  tool: 'Tool',
-  prompt: 'Prompt',
-  resource: 'Resource',
-  resourceTemplate: 'Resource template',
-};
 
 /** Who asked, and on which version, for an {@link EraMismatchError}. */
 export interface EraMismatchData {
@@ -45,7 +36,7 @@ const ASK_BUILDER = {
 } as const satisfies Record<Exclude<EraMismatchData['used'], 'inputRequired'>, string>;
 
 function eraMismatchMessage({ kind, name, protocolVersion, used }: EraMismatchData): string {
-  const who = `${KIND_LABEL[kind]} '${name}'`;
+  const who = handlerLabel({ kind, name });
   if (used === 'inputRequired') {
     return (
       `${who} returned an InputRequiredResult to request client input, but the multi-round-trip ` +

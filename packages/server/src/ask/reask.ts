@@ -128,12 +128,3 @@ export function reaskRequest(question: FormQuestion, problem: AnswerProblem): El
     },
   };
 }
-
-/** The error a bad answer ends in once it may not be asked again. */
-export function invalidAnswerError(problem: AnswerProblem): InvalidAnswerError {
-  return new InvalidAnswerError({
-    ...(problem.key !== undefined ? { key: problem.key } : {}),
-    ...(problem.field !== undefined ? { field: problem.field } : {}),
-    reason: problem.reason,
-  });
-}

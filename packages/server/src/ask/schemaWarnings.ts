@@ -1,4 +1,9 @@
-import type { ElicitationSchema, HandlerInfo, InputRequest } from '@parley/core';
+import {
+  handlerLabel,
+  type ElicitationSchema,
+  type HandlerInfo,
+  type InputRequest,
+} from '@parley/core';
 import { compileResponseType, lintElicitationSchema, type ResponseType } from '@parley/schema';
 
 /**
@@ -13,13 +18,6 @@ export interface WarningSource {
 }
 
 export type WarningReporter = (message: string, source: WarningSource) => void;
-
-const LABEL: Record<HandlerInfo['kind'], string> = {
-  tool: 'Tool',
-  prompt: 'Prompt',
-  resource: 'Resource',
-  resourceTemplate: 'Resource template',
-};
 
 /** How many distinct schemas a server remembers having linted (a bound, not a target). */
 const MAX_REMEMBERED = 1000;
@@ -49,7 +47,7 @@ export function createSchemaLinter(
     const id = `${handlerId}\u0000${JSON.stringify(schema)}`;
     if (seen.has(id)) return;
     if (seen.size < MAX_REMEMBERED) seen.add(id);
-    const label = `${LABEL[handler.kind]} '${handler.name}'${key !== undefined ? `, ask '${key}'` : ''}`;
+    const label = `${handlerLabel(handler)}${key !== undefined ? `, ask '${key}'` : ''}`;
     for (const warning of lintElicitationSchema(schema))
       report(`${label}: ${warning.message}`, source);
   };

@@ -68,8 +68,3 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
 };
-
-/** Headers as a reader, from a web `Headers`. */
-export function webHeaders(headers: Headers): HeaderReader {
-  return headers;
-}

@@ -2,6 +2,7 @@ import {
   InvalidAnswerError,
   UnsupportedCapabilityError,
   clientFeatureOf,
+  handlerLabel,
   missingCapabilities,
   type HandlerInfo,
 } from '@parley/core';
@@ -129,13 +130,6 @@ export class Terminal {
   }
 }
 
-const LABEL: Record<HandlerInfo['kind'], string> = {
-  tool: 'Tool',
-  prompt: 'Prompt',
-  resource: 'Resource',
-  resourceTemplate: 'Resource template',
-};
-
 /** The error a round ends in when its handler caught the suspension and did not rethrow it. */
 export function swallowedSuspension(
   handler: HandlerInfo,
@@ -145,7 +139,7 @@ export function swallowedSuspension(
 ): RoundFault {
   const keys = suspension.keys.map((key) => `'${key}'`).join(', ');
   return new RoundFault(
-    `${LABEL[handler.kind]} '${handler.name}' caught the suspension of ctx.ask(${keys}) and ` +
+    `${handlerLabel(handler)} caught the suspension of ctx.ask(${keys}) and ` +
       `${outcome === 'returned' ? 'returned a result' : 'threw another error'} instead of letting it ` +
       'propagate, so the question was never asked. Rethrow errors you do not handle (a ' +
       'try/catch around ctx.ask must not swallow everything).',

@@ -7,9 +7,9 @@ import {
   type Meta,
 } from '@parley/core';
 
-import { statusMessageOf, type TaskRecord } from './taskRecord.ts';
+import type { TaskRecord } from './taskRecord.ts';
 import type { TaskSupport } from '../handler/taskOptions.ts';
-import type { TaskDecision } from './modernWire.ts';
+import { taskOf, type TaskDecision } from './modernWire.ts';
 
 /**
  * Tasks as the 2025-11-25 core spec has them, as pure functions of a task record: the client
@@ -19,27 +19,15 @@ import type { TaskDecision } from './modernWire.ts';
  * caller's tasks. Questions travel as real requests tagged with the related-task metadata.
  */
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 /** `_meta` that ties a message to its task. */
 export function relatedTaskMeta(taskId: string): Meta {
   return { [RELATED_TASK_META_KEY]: { taskId } };
 }
 
-/** The task in 2025-11-25's words. */
+/** The task in 2025-11-25's words: the modern task's, its TTL and poll interval unsuffixed. */
 export function handshakeTaskOf(record: TaskRecord): HandshakeTask {
-  const statusMessage = statusMessageOf(record);
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(statusMessage !== undefined ? { statusMessage } : {}),
-    createdAt: iso(record.createdAt),
-    lastUpdatedAt: iso(record.lastUpdatedAt),
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
-  };
+  const { ttlMs, pollIntervalMs: _, ...task } = taskOf(record);
+  return { ...task, ttl: ttlMs, pollInterval: record.pollIntervalMs };
 }
 
 /** The answer to the `tools/call` that created the task. */

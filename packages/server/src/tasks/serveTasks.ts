@@ -19,11 +19,11 @@ import {
 } from './handshakeWire.ts';
 import {
   getTaskResult,
+  isTaskMethod,
   missingTasksExtension,
   readTaskParams,
   taskAck,
   unknownTask,
-  type TaskMethod,
 } from './modernWire.ts';
 import type { TaskEngine } from './taskEngine.ts';
 import type { TaskAccess } from './taskEngineTypes.ts';
@@ -70,11 +70,10 @@ export async function serveModernTaskMethod(
   params: Record<string, unknown>,
   facts: ModernTaskFacts,
 ): Promise<RoundReply | undefined> {
-  if (method !== 'tasks/get' && method !== 'tasks/update' && method !== 'tasks/cancel')
-    return undefined;
+  if (!isTaskMethod(method)) return undefined;
   if (!declaresTasksExtension(facts.clientCapabilities))
     return error(missingTasksExtension(method));
-  const read = readTaskParams(method as TaskMethod, params);
+  const read = readTaskParams(method, params);
   if ('problem' in read) return error(read.problem);
   const access = accessOf(facts);
   switch (method) {
