@@ -1,6 +1,6 @@
 import {
-  JSON_RPC_ERROR_CODES,
   RELATED_TASK_META_KEY,
+  jsonRpcError,
   type JsonRpcErrorObject,
   type HandshakeTask,
   type HandshakeTaskRequest,
@@ -9,7 +9,7 @@ import {
 
 import type { TaskRecord } from './taskRecord.ts';
 import type { TaskSupport } from '../handler/taskOptions.ts';
-import { taskOf, type TaskDecision } from './modernWire.ts';
+import { invalidParams, taskOf, type TaskDecision } from './modernWire.ts';
 
 /**
  * Tasks as the 2025-11-25 core spec has them, as pure functions of a task record: the client
@@ -24,7 +24,10 @@ export function relatedTaskMeta(taskId: string): Meta {
   return { [RELATED_TASK_META_KEY]: { taskId } };
 }
 
-/** The task in 2025-11-25's words: the modern task's, its TTL and poll interval unsuffixed. */
+/**
+ * The task in 2025-11-25's words (the modern task's, its TTL and poll interval unsuffixed): also
+ * the result of `tasks/get` and `tasks/cancel`, the task's fields flat.
+ */
 export function handshakeTaskOf(record: TaskRecord): HandshakeTask {
   const { ttlMs, pollIntervalMs: _, ...task } = taskOf(record);
   return { ...task, ttl: ttlMs, pollInterval: record.pollIntervalMs };
@@ -33,11 +36,6 @@ export function handshakeTaskOf(record: TaskRecord): HandshakeTask {
 /** The answer to the `tools/call` that created the task. */
 export function handshakeCreateTaskResult(record: TaskRecord): { task: HandshakeTask } {
   return { task: handshakeTaskOf(record) };
-}
-
-/** The result of `tasks/get` and `tasks/cancel`: the task's fields, flat. */
-export function handshakeTaskResult(record: TaskRecord): HandshakeTask {
-  return handshakeTaskOf(record);
 }
 
 /** The result of `tasks/list`. */
@@ -81,19 +79,16 @@ export function handshakeTaskPayload(
     case 'failed':
       return {
         kind: 'error',
-        error: record.error ?? {
-          code: JSON_RPC_ERROR_CODES.internalError,
-          message: 'Internal error',
-        },
+        error: record.error ?? jsonRpcError('internalError', 'Internal error'),
       };
     case 'cancelled':
       return {
         kind: 'error',
-        error: {
-          code: JSON_RPC_ERROR_CODES.internalError,
-          message: `Task ${record.taskId} was cancelled before it returned a result`,
-          data: { taskId: record.taskId, status: 'cancelled' },
-        },
+        error: jsonRpcError(
+          'internalError',
+          `Task ${record.taskId} was cancelled before it returned a result`,
+          { taskId: record.taskId, status: 'cancelled' },
+        ),
       };
     default:
       throw new TypeError(
@@ -104,10 +99,10 @@ export function handshakeTaskPayload(
 
 /** `-32602` for cancelling a task that already ended (2025-11-25 refuses it). */
 export function alreadyEnded(record: TaskRecord): JsonRpcErrorObject {
-  return {
-    code: JSON_RPC_ERROR_CODES.invalidParams,
-    message: `Cannot cancel task ${record.taskId}: it already ended (${record.status})`,
-  };
+  return jsonRpcError(
+    'invalidParams',
+    `Cannot cancel task ${record.taskId}: it already ended (${record.status})`,
+  );
 }
 
 /** What `params.task` asks for, once checked. */
@@ -118,22 +113,14 @@ export type HandshakeTaskParam =
 export function readHandshakeTaskParam(value: unknown): HandshakeTaskParam {
   if (value === undefined) return { requested: false };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return {
-      problem: {
-        code: JSON_RPC_ERROR_CODES.invalidParams,
-        message: 'Invalid params: params.task must be an object ({ ttl? })',
-      },
-    };
+    return invalidParams('params.task must be an object ({ ttl? })');
   }
   const { ttl } = value as HandshakeTaskRequest;
   if (ttl === undefined) return { requested: true };
   if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl <= 0) {
-    return {
-      problem: {
-        code: JSON_RPC_ERROR_CODES.invalidParams,
-        message: `Invalid params: params.task.ttl must be a positive whole number of milliseconds (got ${JSON.stringify(ttl)})`,
-      },
-    };
+    return invalidParams(
+      `params.task.ttl must be a positive whole number of milliseconds (got ${JSON.stringify(ttl)})`,
+    );
   }
   return { requested: true, ttl };
 }
@@ -164,19 +151,19 @@ export function decideHandshakeTask(
     if (support !== undefined) return { kind: 'task' };
     return {
       kind: 'refuse',
-      error: {
-        code: JSON_RPC_ERROR_CODES.methodNotFound,
-        message: `Tool '${tool}' does not run as a task (its execution.taskSupport is forbidden); call it without params.task`,
-      },
+      error: jsonRpcError(
+        'methodNotFound',
+        `Tool '${tool}' does not run as a task (its execution.taskSupport is forbidden); call it without params.task`,
+      ),
     };
   }
   if (support !== 'required') return { kind: 'sync' };
   return {
     kind: 'refuse',
-    error: {
-      code: JSON_RPC_ERROR_CODES.methodNotFound,
-      message: `Tool '${tool}' runs only as a task (execution.taskSupport: required); call it with params.task`,
-    },
+    error: jsonRpcError(
+      'methodNotFound',
+      `Tool '${tool}' runs only as a task (execution.taskSupport: required); call it with params.task`,
+    ),
   };
 }
 

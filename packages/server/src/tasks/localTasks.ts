@@ -6,7 +6,7 @@ import {
 } from '@parley/core';
 
 import type { Clock } from './clock.ts';
-import type { ReportFailure, TaskIO, TaskStart } from './taskEngineTypes.ts';
+import type { ReportFailure, TaskIO, TaskReplica, TaskStart } from './taskEngineTypes.ts';
 import { TaskHeartbeat } from './taskHeartbeat.ts';
 import { taskExpiresAt, isFinished, type TaskRecord } from './taskRecord.ts';
 import type { TaskStore } from './taskStore.ts';
@@ -35,14 +35,6 @@ interface LocalTask {
 /** The error a task whose handler threw something that is not a protocol error ends with. */
 const INTERNAL: JsonRpcErrorObject = jsonRpcError('internalError', 'Internal error');
 
-export interface LocalTasksOptions {
-  store: TaskStore;
-  clock: Clock;
-  replicaId: string;
-  leaseMs: number;
-  report: ReportFailure;
-}
-
 export class LocalTasks {
   readonly #store: TaskStore;
   readonly #clock: Clock;
@@ -52,28 +44,15 @@ export class LocalTasks {
   readonly #waiters: TaskWaiters;
   readonly #heartbeat: TaskHeartbeat;
 
-  constructor(options: LocalTasksOptions) {
+  constructor(options: TaskReplica) {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#replicaId = options.replicaId;
     this.#report = options.report;
     const observe = (taskId: string, record: TaskRecord | undefined): void =>
       this.#observe(taskId, record);
-    this.#waiters = new TaskWaiters({
-      store: options.store,
-      clock: options.clock,
-      report: options.report,
-      observe,
-    });
-    this.#heartbeat = new TaskHeartbeat({
-      store: options.store,
-      clock: options.clock,
-      replicaId: options.replicaId,
-      leaseMs: options.leaseMs,
-      report: options.report,
-      running: this.#local,
-      observe,
-    });
+    this.#waiters = new TaskWaiters({ ...options, observe });
+    this.#heartbeat = new TaskHeartbeat({ ...options, running: this.#local, observe });
   }
 
   /** Tasks this replica runs now. */

@@ -1,8 +1,8 @@
 import {
-  JSON_RPC_ERROR_CODES,
   RELATED_TASK_META_KEY,
   TASKS_EXTENSION,
   declaresTasksExtension,
+  jsonRpcError,
   tasksRequiredCapabilities,
   type ClientCapabilities,
   type CreateTaskResult,
@@ -95,10 +95,7 @@ export function detailedTaskOf(record: TaskRecord): DetailedTask {
       return {
         ...task,
         status: 'failed',
-        error: record.error ?? {
-          code: JSON_RPC_ERROR_CODES.internalError,
-          message: 'Internal error',
-        },
+        error: record.error ?? jsonRpcError('internalError', 'Internal error'),
       };
     case 'working':
       return { ...task, status: 'working' };
@@ -127,11 +124,11 @@ export function taskAck(): { resultType: 'complete' } {
 
 /** `-32021`: the request needs the tasks extension, which the client did not declare on it. */
 export function missingTasksExtension(subject: string): JsonRpcErrorObject {
-  return {
-    code: JSON_RPC_ERROR_CODES.missingRequiredClientCapability,
-    message: `${subject} requires the ${TASKS_EXTENSION} extension, which this request did not declare in its client capabilities`,
-    data: { requiredCapabilities: tasksRequiredCapabilities() },
-  };
+  return jsonRpcError(
+    'missingRequiredClientCapability',
+    `${subject} requires the ${TASKS_EXTENSION} extension, which this request did not declare in its client capabilities`,
+    { requiredCapabilities: tasksRequiredCapabilities() },
+  );
 }
 
 /** `-32602` for a task id this server does not know (or no longer keeps, or not for this caller). */
@@ -145,20 +142,19 @@ export function unknownTask(
       : method === 'tasks/update'
         ? 'update'
         : 'cancel';
-  return {
-    code: JSON_RPC_ERROR_CODES.invalidParams,
-    message: `Failed to ${verb} task: no task ${JSON.stringify(taskId)} (it never existed, expired, or belongs to someone else)`,
-  };
+  return jsonRpcError(
+    'invalidParams',
+    `Failed to ${verb} task: no task ${JSON.stringify(taskId)} (it never existed, expired, or belongs to someone else)`,
+  );
 }
 
 /** What the params of a task method hold, once checked. */
 export type TaskParams =
   { taskId: string; inputResponses?: unknown } | { problem: JsonRpcErrorObject };
 
-function invalid(message: string): { problem: JsonRpcErrorObject } {
-  return {
-    problem: { code: JSON_RPC_ERROR_CODES.invalidParams, message: `Invalid params: ${message}` },
-  };
+/** A task method's (or a task request's) params that do not hold, as the problem to answer. */
+export function invalidParams(message: string): { problem: JsonRpcErrorObject } {
+  return { problem: jsonRpcError('invalidParams', `Invalid params: ${message}`) };
 }
 
 /** The task id (and, for `tasks/update`, the answers) of a task method's params. */
@@ -168,10 +164,11 @@ export function readTaskParams(
 ): TaskParams {
   const { taskId } = params;
   if (typeof taskId !== 'string' || taskId.length === 0) {
-    return invalid(`${method} needs params.taskId (a non-empty string)`);
+    return invalidParams(`${method} needs params.taskId (a non-empty string)`);
   }
   if (method !== 'tasks/update') return { taskId };
-  if (!('inputResponses' in params)) return invalid('tasks/update needs params.inputResponses');
+  if (!('inputResponses' in params))
+    return invalidParams('tasks/update needs params.inputResponses');
   return { taskId, inputResponses: params.inputResponses };
 }
 

@@ -14,7 +14,7 @@ import {
   alreadyEnded,
   handshakeListResult,
   handshakeTaskPayload,
-  handshakeTaskResult,
+  handshakeTaskOf,
   relatedTaskMeta,
 } from './handshakeWire.ts';
 import {
@@ -161,7 +161,7 @@ export async function serveHandshakeTaskMethod(
       const record = await engine.get(taskId, access);
       return record === undefined
         ? error(unknownTask('tasks/get', taskId))
-        : result(handshakeTaskResult(record));
+        : result(handshakeTaskOf(record));
     }
     case 'tasks/cancel': {
       const before = await engine.get(taskId, access);
@@ -171,7 +171,7 @@ export async function serveHandshakeTaskMethod(
       const after = await engine.get(taskId, access);
       return after === undefined
         ? error(unknownTask('tasks/cancel', taskId))
-        : result(handshakeTaskResult(after));
+        : result(handshakeTaskOf(after));
     }
     default: {
       let ended: TaskRecord | undefined;

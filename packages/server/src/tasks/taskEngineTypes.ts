@@ -53,6 +53,15 @@ export interface TaskStart {
 /** Where the engine tells of a failure of its own machinery. */
 export type ReportFailure = (error: unknown, where: { method: string; target: string }) => void;
 
+/** This replica, as the parts of the engine that run and watch its tasks know it. */
+export interface TaskReplica {
+  store: TaskStore;
+  clock: Clock;
+  replicaId: string;
+  leaseMs: number;
+  report: ReportFailure;
+}
+
 export interface TaskEngineOptions {
   store?: TaskStore;
   clock?: Clock;

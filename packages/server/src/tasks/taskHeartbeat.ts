@@ -1,5 +1,5 @@
 import type { CancelTimer, Clock } from './clock.ts';
-import type { ReportFailure } from './taskEngineTypes.ts';
+import type { ReportFailure, TaskReplica } from './taskEngineTypes.ts';
 import type { TaskRecord } from './taskRecord.ts';
 import type { TaskStore } from './taskStore.ts';
 import { withLeaseRenewed } from './taskTransitions.ts';
@@ -16,12 +16,7 @@ export function heartbeatMs(leaseMs: number): number {
   return Math.max(1, Math.floor(leaseMs / 3));
 }
 
-export interface TaskHeartbeatOptions {
-  store: TaskStore;
-  clock: Clock;
-  replicaId: string;
-  leaseMs: number;
-  report: ReportFailure;
+export interface TaskHeartbeatOptions extends TaskReplica {
   /** The tasks this replica runs now, by id: their leases are the ones renewed. */
   running: ReadonlyMap<string, unknown>;
   /** Act on a task as the beat found it. */

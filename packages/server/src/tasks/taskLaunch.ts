@@ -1,4 +1,4 @@
-import { JSON_RPC_ERROR_CODES } from '@parley/core';
+import { jsonRpcError } from '@parley/core';
 
 import type { PushChannel } from '../handler/pushChannel.ts';
 import type { ResolvedTaskOptions } from '../handler/taskOptions.ts';
@@ -73,11 +73,10 @@ function outcomeOf(reply: RoundReply): TaskOutcome {
     // ctx.ask (or ctx.elicit), which await on the task.
     return {
       kind: 'error',
-      error: {
-        code: JSON_RPC_ERROR_CODES.internalError,
-        message:
-          'The tool returned inputRequired(...) inside a task, where no client retries the call; ask with ctx.ask inside a task.',
-      },
+      error: jsonRpcError(
+        'internalError',
+        'The tool returned inputRequired(...) inside a task, where no client retries the call; ask with ctx.ask inside a task.',
+      ),
     };
   }
   const { resultType: _complete, ...result } = reply.result;

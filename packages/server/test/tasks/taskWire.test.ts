@@ -11,7 +11,7 @@ import {
   handshakeListResult,
   handshakeStatusNotification,
   handshakeTaskPayload,
-  handshakeTaskResult,
+  handshakeTaskOf,
   handshakeToolExecution,
   handshakeTasksCapability,
   handshakeTtl,
@@ -230,13 +230,13 @@ describe('2025-11-25: core tasks', () => {
         pollInterval: 5000,
       },
     });
-    expect(handshakeTaskResult(asking())).toMatchObject({
+    expect(handshakeTaskOf(asking())).toMatchObject({
       status: 'input_required',
       ttl: 3_600_000,
     });
-    expect(handshakeTaskResult(asking())).not.toHaveProperty('inputRequests');
+    expect(handshakeTaskOf(asking())).not.toHaveProperty('inputRequests');
     expect(handshakeListResult([record()], 'c')).toEqual({
-      tasks: [handshakeTaskResult(record())],
+      tasks: [handshakeTaskOf(record())],
       nextCursor: 'c',
     });
     expect(handshakeStatusNotification(record()).method).toBe('notifications/tasks/status');
