@@ -75,7 +75,6 @@ const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()(
 
 export type AnyToolOptions = ToolOptions<ToolInputSchema | undefined>;
 export type AnyPromptOptions = PromptOptions<ParameterSchema | undefined>;
-type AnyResourceOptions = ResourceOptions;
 
 export class Registrations implements Registry {
   readonly tools: Map<string, ToolDefinition> = new Map();
@@ -162,7 +161,7 @@ export class Registrations implements Registry {
     checkHandlerOptions(api, options);
     this.resources.set(uri, {
       uri,
-      options: options as AnyResourceOptions,
+      options,
       declaredAsks: this.#checkAsks(
         api,
         { kind: 'resource', name: uri, cacheable: options.cacheable === true },
@@ -185,7 +184,7 @@ export class Registrations implements Registry {
     checkHandlerOptions(api, options);
     this.templates.push({
       uriTemplate,
-      options: options as AnyResourceOptions,
+      options,
       declaredAsks: this.#checkAsks(
         api,
         {

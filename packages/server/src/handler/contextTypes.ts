@@ -33,9 +33,20 @@ export interface RequestContext {
   principal: string | undefined;
 }
 
+/** MCP's logging levels, least severe first. */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+
 /** Logging levels, as MCP names them. */
-export type LogLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Options of `ctx.elicit()`. */
 export interface ElicitOptions extends ResponseTypeOptions {

@@ -9,6 +9,7 @@ import { missingTasksExtension, taskNotification } from '../tasks/modernWire.ts'
 import { hasTaskTools } from '../tasks/taskCalls.ts';
 import type { TaskAccess } from '../tasks/taskEngineTypes.ts';
 import { isFinished, type TaskRecord } from '../tasks/taskRecord.ts';
+import { KEEP_ALIVE_MS, KeepAlive } from './keepAlive.ts';
 import type { EventSink, Reply } from './wire.ts';
 
 /**
@@ -101,7 +102,7 @@ export class ListenStreams {
   readonly #runtime: ServerRuntime;
   readonly #maxStreams: number;
   readonly #maxTaskIds: number;
-  readonly #keepAliveMs: number;
+  readonly #keepAlive: KeepAlive;
   readonly #recheckMs: number;
   /** Each open stream, by the way to end it (gracefully: with the listen request's result). */
   readonly #open = new Set<(graceful: boolean) => void>();
@@ -111,7 +112,7 @@ export class ListenStreams {
     this.#runtime = runtime;
     this.#maxStreams = options.maxStreams ?? 1024;
     this.#maxTaskIds = options.maxTaskIds ?? 1000;
-    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#keepAlive = new KeepAlive(options.keepAliveMs ?? KEEP_ALIVE_MS);
     this.#recheckMs = options.recheckMs ?? 5_000;
   }
 
@@ -260,11 +261,8 @@ export class ListenStreams {
 
     if (tasks.size > 0) this.#followTasks(tasks, access, notify, stops);
 
-    const keepAlive = setInterval(() => {
-      if (!ended) sink.write(': keepalive\n\n');
-    }, this.#keepAliveMs);
-    keepAlive.unref?.();
-    stops.push(() => clearInterval(keepAlive));
+    this.#keepAlive.add(sink);
+    stops.push(() => this.#keepAlive.delete(sink));
     const onAbort = (): void => end(false);
     if (listen.signal.aborted) return end(false);
     listen.signal.addEventListener('abort', onAbort, { once: true });

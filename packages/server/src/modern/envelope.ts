@@ -5,7 +5,7 @@ import {
   type Implementation,
 } from '@parley/core';
 
-import type { LogLevel } from '../handler/contextTypes.ts';
+import { LOG_LEVELS, type LogLevel } from '../handler/contextTypes.ts';
 
 /**
  * The modern era's per-request `_meta` envelope (SEP-2575): which requests claim it, and
@@ -17,18 +17,6 @@ export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabiliti
 export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-
-/** MCP's logging levels, least severe first. */
-export const LOG_LEVELS: readonly LogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 /** The `_meta` object of a message's params, if it has one. */
 export function metaOf(message: unknown): Record<string, unknown> | undefined {

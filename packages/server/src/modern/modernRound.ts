@@ -1,10 +1,10 @@
 import { isRecord } from '@parley/core';
 
-import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
+import { LOG_LEVELS, type LogLevel, type RequestContext } from '../handler/contextTypes.ts';
 import type { RoundMethod } from '../round/targets.ts';
 import type { RoundRequest } from '../round/request.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
-import { LOG_LEVELS, type Envelope } from './envelope.ts';
+import type { Envelope } from './envelope.ts';
 import type { ModernTransport } from './messages.ts';
 
 /**
