@@ -23,7 +23,6 @@ import {
 import {
   SERVED_METHODS,
   acceptsAnswer,
-  idOf,
   initializeProblem,
   isJsonContentType,
   isModernBody,
@@ -32,7 +31,7 @@ import {
 } from './inboundChecks.ts';
 import { HandshakeSessions, type SessionRequest } from './sessions.ts';
 import { webReply, webResponder } from './webHost.ts';
-import { errorReply } from '../modern/errorReply.ts';
+import { errorReply, idOf } from '../modern/errorReply.ts';
 import type { Inbound, Reply, Responder } from './wire.ts';
 
 /**

@@ -89,12 +89,6 @@ export function initializeProblem(message: Record<string, unknown>): string | un
   return undefined;
 }
 
-/** The `id` to echo on an error about a message, when it has a usable one. */
-export function idOf(message: unknown): string | number | null {
-  const id = isRecord(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
 /** The answer to a body the endpoint could not read. */
 export function unreadableReply(read: Exclude<BodyRead, { kind: 'body' }>, max: number): Reply {
   switch (read.kind) {

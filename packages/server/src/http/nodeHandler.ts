@@ -93,7 +93,8 @@ function asBody(value: unknown): Inbound['body'] {
   return { parsed: value };
 }
 
-function writeReply(res: ServerResponse, reply: Reply, close: boolean): void {
+/** Write a whole answer (`close`: with `Connection: close`); after headers went out, just end. */
+export function writeReply(res: ServerResponse, reply: Reply, close: boolean): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import type { HttpEndpoint } from './httpEndpoint.ts';
 import type { ListenerLimits } from './limits.ts';
-import { createNodeHandler, pathOf } from './nodeHandler.ts';
+import { createNodeHandler, pathOf, writeReply } from './nodeHandler.ts';
 import { errorReply, type ErrorReply } from '../modern/errorReply.ts';
 
 /**
@@ -107,24 +107,6 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): string {
   }
 }
 
-function json(
-  res: ServerResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    ...headers,
-  });
-  res.end(body);
-}
-
-function answer(res: ServerResponse, reply: ErrorReply): void {
-  json(res, reply.status, reply.json, reply.headers);
-}
-
 export async function listenNode(
   endpoint: HttpEndpoint,
   options: NodeListenOptions,
@@ -160,40 +142,35 @@ export async function listenNode(
   );
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (refused.has(req.socket)) {
-      return answer(
+      return writeReply(
         res,
         errorReply(
           'serviceUnavailable',
           'Service Unavailable: this server has as many connections as it may; try again',
-          { headers: { 'retry-after': '1', connection: 'close' } },
+          { headers: { 'retry-after': '1' } },
         ),
+        true,
       );
     }
     const path = pathOf(req.url);
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
-      return answer(
+      return writeReply(
         res,
-        errorReply('invalidRequest', 'Bad Request: an HTTP/1.1 request needs a Host header', {
-          headers: { connection: 'close' },
-        }),
+        errorReply('invalidRequest', 'Bad Request: an HTTP/1.1 request needs a Host header'),
+        true,
       );
     }
     if (options.readinessPath !== false && path === options.readinessPath) {
       probed = true;
       if (draining) unreadySeen = true;
-      return json(
-        res,
-        draining ? 503 : 200,
-        JSON.stringify({ status: draining ? 'draining' : 'ready' }),
-        draining ? { connection: 'close' } : {},
-      );
+      const body = JSON.stringify({ status: draining ? 'draining' : 'ready' });
+      return writeReply(res, { status: draining ? 503 : 200, json: body }, draining);
     }
     if (path !== options.path && options.alsoServe?.includes(path) !== true) {
-      return answer(
+      return writeReply(
         res,
-        errorReply('methodNotFound', `Not Found: this server serves MCP at ${options.path}`, {
-          headers: draining ? { connection: 'close' } : {},
-        }),
+        errorReply('methodNotFound', `Not Found: this server serves MCP at ${options.path}`),
+        draining,
       );
     }
     inFlight++;
@@ -218,13 +195,13 @@ export async function listenNode(
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isSafeInteger(declared) && declared > endpoint.limits.maxBodyBytes) {
-      return answer(
+      return writeReply(
         res,
         errorReply(
           'requestTooLarge',
           `Request body too large: the limit is ${endpoint.limits.maxBodyBytes} bytes`,
-          { headers: { connection: 'close' } },
         ),
+        true,
       );
     }
     res.writeContinue();

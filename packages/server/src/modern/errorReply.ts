@@ -1,4 +1,4 @@
-import { JSON_RPC_ERRORS, jsonRpcError, type JsonRpcErrorName } from '@parley/core';
+import { JSON_RPC_ERRORS, isRecord, jsonRpcError, type JsonRpcErrorName } from '@parley/core';
 
 import type { JsonRpcOut, ModernReply } from './messages.ts';
 
@@ -46,4 +46,10 @@ export function errorReply(
     { jsonrpc: '2.0', id: options.id ?? null, error: jsonRpcError(name, message, options.data) },
     options.headers,
   );
+}
+
+/** The `id` to echo on an error about a message, when it has a usable one. */
+export function idOf(message: unknown): string | number | null {
+  const id = isRecord(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -4,7 +4,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
 
 import { replyJson } from '../modern/encode.ts';
-import { errorReply, type ErrorReply } from '../modern/errorReply.ts';
+import { errorReply, idOf, type ErrorReply } from '../modern/errorReply.ts';
 import type { JsonRpcOut } from '../modern/messages.ts';
 
 /**
@@ -16,11 +16,6 @@ import type { JsonRpcOut } from '../modern/messages.ts';
 
 /** The longest line kept (the HTTP body limit's default). */
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-
-function idOf(value: unknown): string | number | null {
-  const id = isRecord(value) ? value.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
 
 /** Why a parsed line is not a JSON-RPC 2.0 message, or `undefined`. */
 function problemOf(value: unknown): string | undefined {
