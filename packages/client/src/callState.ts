@@ -1,3 +1,4 @@
+import { RoundsExceededError, type InputRequiredResult } from '@parley/core';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 import type { CallTrace } from './telemetry.ts';
@@ -52,6 +53,14 @@ export class CallState {
   /** True when the client stopped the call (bound, handler error, timeout, cancel, close). */
   get wasStopped(): boolean {
     return this.#stopped;
+  }
+
+  /** The error of a call that still asks past its bound, with the ask it stopped at. */
+  roundsExceeded(lastResult: InputRequiredResult): RoundsExceededError {
+    return new RoundsExceededError(`${this.info.method} '${this.info.name}'`, {
+      maxRounds: this.maxRounds,
+      lastResult,
+    });
   }
 
   /** Stop the call with `error` (the first failure wins) and cancel its request on the wire. */

@@ -1,5 +1,4 @@
 import {
-  RoundsExceededError,
   isInputRequestMethod,
   isInputRequiredResult,
   isRecord,
@@ -142,12 +141,7 @@ export async function driveModernRounds(
   let ask = first;
   let stateOnlyStreak = 0;
   for (;;) {
-    if (state.rounds >= state.maxRounds) {
-      throw new RoundsExceededError(`${state.info.method} '${state.info.name}'`, {
-        maxRounds: state.maxRounds,
-        lastResult: ask,
-      });
-    }
+    if (state.rounds >= state.maxRounds) throw state.roundsExceeded(ask);
     const asked = checkInputRequests(ask.inputRequests);
     state.rounds += 1;
     const round = state.rounds;

@@ -1,9 +1,4 @@
-import {
-  JSON_RPC_ERROR_CODES,
-  RoundsExceededError,
-  type InputRequest,
-  type InputResponse,
-} from '@parley/core';
+import { JSON_RPC_ERROR_CODES, type InputRequest, type InputResponse } from '@parley/core';
 import { ProtocolError, type Client as McpClient } from '@modelcontextprotocol/client';
 
 import type { CallRegistry, CallState } from './callState.ts';
@@ -49,10 +44,7 @@ function countRound(call: CallState, key: string, request: InputRequest): boolea
   call.rounds += 1;
   if (call.rounds <= call.maxRounds) return true;
   call.fail(
-    new RoundsExceededError(`${call.info.method} '${call.info.name}'`, {
-      maxRounds: call.maxRounds,
-      lastResult: { resultType: 'input_required', inputRequests: { [key]: request } },
-    }),
+    call.roundsExceeded({ resultType: 'input_required', inputRequests: { [key]: request } }),
   );
   return false;
 }

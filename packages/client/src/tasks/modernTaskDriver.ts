@@ -1,5 +1,4 @@
 import {
-  RoundsExceededError,
   isTerminalTaskStatus,
   jsonRpcError,
   type InputRequest,
@@ -114,12 +113,7 @@ export class ModernTaskDriver extends TaskDriver {
     if (fresh.length === 0) return;
     const asked = Object.fromEntries(fresh) as InputRequests;
     if (state.rounds >= state.maxRounds) {
-      state.fail(
-        new RoundsExceededError(`${state.info.method} '${state.info.name}'`, {
-          maxRounds: state.maxRounds,
-          lastResult: { resultType: 'input_required', inputRequests: asked },
-        }),
-      );
+      state.fail(state.roundsExceeded({ resultType: 'input_required', inputRequests: asked }));
       return;
     }
     state.rounds += 1;
