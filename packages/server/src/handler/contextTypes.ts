@@ -33,8 +33,12 @@ export interface RequestContext {
   principal: string | undefined;
 }
 
-/** MCP's logging levels, least severe first. */
-export const LOG_LEVELS = [
+/** Logging levels, as MCP names them. */
+export type LogLevel =
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Every {@link LogLevel}, least severe first: what the modern envelope accepts, and their order. */
+export const LOG_LEVELS: readonly LogLevel[] = [
   'debug',
   'info',
   'notice',
@@ -43,10 +47,7 @@ export const LOG_LEVELS = [
   'critical',
   'alert',
   'emergency',
-] as const;
-
-/** Logging levels, as MCP names them. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+];
 
 /** Options of `ctx.elicit()`. */
 export interface ElicitOptions extends ResponseTypeOptions {
