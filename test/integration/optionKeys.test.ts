@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { Client, createOAuthProvider } from '@parley/client';
+import { canonicalJson } from '@parley/core';
 import { renderElicitation } from '@parley/forms';
 import {
   ErrorHandlingMiddleware,
@@ -131,6 +132,7 @@ const checked: Record<string, (extra: Record<string, unknown>) => unknown> = {
   'redis:RedisTaskStoreOptions': (extra) => createRedisTaskStore(redis, { ...extra }),
   'redis:RedisStoreOptions': (extra) => createRedisSingleUseStore(redis, { ...extra }),
   // Checked before the page is touched, so no DOM is needed to see the refusal.
+  'core:CanonicalJsonOptions': (extra) => canonicalJson({ a: 1 }, { ...extra }),
   'forms:RenderOptions': (extra) =>
     renderElicitation(
       {} as HTMLElement,

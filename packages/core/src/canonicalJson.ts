@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from './optionKeys.ts';
+
 /** Options of {@link canonicalJson}. */
 export interface CanonicalJsonOptions {
   /**
@@ -14,6 +16,8 @@ export interface CanonicalJsonOptions {
 
 const DEFAULT_MAX_DEPTH = 1000;
 
+const OPTION_KEYS = optionKeys<CanonicalJsonOptions>()(['maxDepth', 'known']);
+
 /**
  * JSON text for a value with object keys sorted at every depth (by UTF-16 code unit, the order
  * `Array.prototype.sort` gives) and no whitespace, so equal values give equal text whatever the
@@ -27,6 +31,13 @@ const DEFAULT_MAX_DEPTH = 1000;
  * ask), so it never changes for a value it already writes.
  */
 export function canonicalJson(value: unknown, options?: CanonicalJsonOptions): string {
+  // A key loop, not the key list `checkOptionKeys` makes: this runs on every ask the server
+  // digests, and the list is made only to name a key that is wrong.
+  for (const key in options) {
+    if (key !== 'maxDepth' && key !== 'known') {
+      checkOptionKeys('canonicalJson', 'options', options, OPTION_KEYS);
+    }
+  }
   return write(value, 0, options?.maxDepth ?? DEFAULT_MAX_DEPTH, options?.known);
 }
 

@@ -46,3 +46,9 @@ test('objects whose text is known are written as known, at any depth', () => {
   );
   expect(canonicalJson({ b: schema })).toBe('{"b":{"properties":{},"type":"object"}}');
 });
+
+test('an option it does not take is a TypeError that names it', () => {
+  expect(() => canonicalJson({}, { maxdepth: 5 } as never)).toThrow(
+    /^canonicalJson: options\.maxdepth is not an option; did you mean maxDepth\?/,
+  );
+});
