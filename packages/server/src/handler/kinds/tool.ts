@@ -77,18 +77,24 @@ function finishTool(
   wire: ResultWire,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const json = result.toJSON() as CallToolResult;
-  const project = () =>
-    wire.projectToolResult(json, tool.outputJsonSchema) as unknown as Record<string, unknown>;
   const schema = tool.options.outputSchema;
-  if (schema === undefined || result.isError) return project();
+  if (schema === undefined || result.isError) return projected(tool, json, wire);
   return schema.safeParseAsync(json.structuredContent).then((checked) => {
     if (!checked.success) {
       throw new RoundFault(
         `Tool ${tool.name} returned structured content that does not match its outputSchema: ${checked.error.message}`,
       );
     }
-    return project();
+    return projected(tool, json, wire);
   });
+}
+
+function projected(
+  tool: ToolDefinition,
+  json: CallToolResult,
+  wire: ResultWire,
+): Record<string, unknown> {
+  return wire.projectToolResult(json, tool.outputJsonSchema) as unknown as Record<string, unknown>;
 }
 
 /** The parts of a tool's target that do not depend on the request. */
