@@ -23,6 +23,7 @@ const SERVER_OPTIONS = optionKeys<ParleyServerOptions>()(
     'instructions',
     'requestStateSecurity',
     'elicitationTimeoutMs',
+    'waitProgressMs',
     'maxReasks',
     'limits',
     'onError',

@@ -70,6 +70,14 @@ export interface ParleyServerOptions {
    */
   elicitationTimeoutMs?: number;
   /**
+   * While a handshake-era request waits for a person (`ctx.ask`, `ctx.elicit()`), a progress
+   * notification on the call's `progressToken` every this many milliseconds, so a host that
+   * resets its request timer on progress (the MCP Inspector does by default) keeps the call
+   * open as long as the person takes, up to `elicitationTimeoutMs`. Calls without a token get
+   * none. Default 15 000 (well under the common 60 s host timeout); 0 sends none.
+   */
+  waitProgressMs?: number;
+  /**
    * How many times an answer that does not fit its question is asked again, saying what was
    * wrong, before the handler gets an `InvalidAnswerError` (both eras). Handlers may set their
    * own. Default 3; 0 turns re-asking off.

@@ -22,6 +22,8 @@ import type { ParleyServerOptions, RequestStateSecurity } from './options.ts';
  */
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 600_000;
+/** A quarter of the 60 s after which common hosts give up on a call that says nothing. */
+const DEFAULT_WAIT_PROGRESS_MS = 15_000;
 const DEFAULT_MAX_REASKS = 3;
 const DEFAULT_REPLAY_WINDOW_MS = 60_000;
 const DEFAULT_ROUND_LEASE_MS = 30_000;
@@ -98,6 +100,7 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
       ...(security.now !== undefined ? { now: security.now } : {}),
     }),
     elicitationTimeoutMs: options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+    waitProgressMs: waitProgressOf(options.waitProgressMs),
     report,
     lintSchema: parts.lintSchema,
     warn: warningsOf(options),
@@ -113,6 +116,22 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
     now: security.now ?? Date.now,
     tasks: new TaskEngine({ ...options.tasks, report: (error, where) => report(error, where) }),
   };
+}
+
+/** How often a waiting call gets a progress notice: a whole number of ms, or 0 for never. */
+function waitProgressOf(waitProgressMs: number | undefined): number {
+  if (waitProgressMs === undefined) return DEFAULT_WAIT_PROGRESS_MS;
+  // Past setInterval's own bound the timer would fire at once, every millisecond.
+  if (
+    !Number.isSafeInteger(waitProgressMs) ||
+    waitProgressMs < 0 ||
+    waitProgressMs > 2_147_483_647
+  ) {
+    throw new RangeError(
+      `ParleyServer: waitProgressMs must be a whole number of milliseconds from 0 (none) to 2147483647 (got ${String(waitProgressMs)}).`,
+    );
+  }
+  return waitProgressMs;
 }
 
 /** Single use, as the server's options ask for it. */

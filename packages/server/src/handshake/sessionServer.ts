@@ -29,6 +29,7 @@ import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/ser
 import { handshakeTasksCapability } from '../tasks/handshakeWire.ts';
 import { serveHandshakeTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
+import { CallProgress, type ProgressNotify } from './callProgress.ts';
 import { HookedServer, type SdkRequestHandler, type SdkWrap } from './sdkInternals.ts';
 
 /**
@@ -97,6 +98,7 @@ function pushChannel(
   ctx: ServerContext,
   options: SessionOptions,
   call: TrackedCall | undefined,
+  progress: CallProgress | undefined,
 ): PushChannel {
   const unavailable = options.pushUnavailable;
   // Not an async function: a call waiting on its user holds no suspended frame here.
@@ -105,7 +107,8 @@ function pushChannel(
     params: unknown,
     wait: { timeout: number; signal: AbortSignal },
   ): Promise<unknown> => {
-    const pending = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+    const sent = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+    const pending = progress === undefined ? sent : progress.whileWaiting(method, sent);
     if (call === undefined) return pending;
     // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
     return call.waitOn(pending).catch((error: unknown) => {
@@ -256,6 +259,15 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     trace: RequestTrace | undefined,
   ): Promise<RoundReply> => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
+    // With a token, the call's progress: the handler's, and notices while it waits on a person.
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : new CallProgress(
+            ctx.mcpReq.notify as ProgressNotify,
+            progressToken,
+            runtime.waitProgressMs,
+          );
     const round: RoundRequest = {
       method,
       params,
@@ -266,20 +278,8 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
       signal: call === undefined ? ctx.mcpReq.signal : call.signal,
       // The SDK's own (an arrow function): no second closure per call around it.
       log: ctx.mcpReq.log as (level: LogLevel, data: unknown) => Promise<void>,
-      progress:
-        progressToken === undefined
-          ? undefined
-          : (progress, total, message) =>
-              ctx.mcpReq.notify({
-                method: 'notifications/progress',
-                params: {
-                  progressToken,
-                  progress,
-                  ...(total !== undefined ? { total } : {}),
-                  ...(message !== undefined ? { message } : {}),
-                },
-              }),
-      push: pushChannel(server, ctx, options, call),
+      progress: progress === undefined ? undefined : (...report) => progress.report(...report),
+      push: pushChannel(server, ctx, options, call, progress),
       projectToolResult,
       trace,
     };

@@ -15,6 +15,8 @@ export interface ServerRuntime extends TaskRuntime {
   instructions: string | undefined;
   /** Where list changes and resource updates are announced. */
   changes: ChangeNotifier;
+  /** How often a handshake-era call waiting on a person gets a progress notice (0: never). */
+  waitProgressMs: number;
 }
 
 /** True when the server has at least one resource or resource template. */
