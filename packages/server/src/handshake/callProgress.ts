@@ -15,6 +15,11 @@
 /** How far a waiting notice moves the progress: invisible as a share of any real total. */
 const STEP = 0.001;
 
+/** The value a step above `last`, without binary fractions piling up in what clients show. */
+function stepAbove(last: number): number {
+  return Math.round((last + STEP) * 1e9) / 1e9;
+}
+
 /** What the person (or the client's model) is waited for, as the notice says it. */
 const WAITING_FOR: Record<string, string> = {
   'elicitation/create': "Waiting for the user's answer",
@@ -48,7 +53,7 @@ export class CallProgress {
   report(progress: number, total?: number, message?: string): Promise<void> {
     const last = this.#last;
     return this.#send(
-      last === undefined || progress > last ? progress : last + STEP,
+      last === undefined || progress > last ? progress : stepAbove(last),
       total,
       message,
     );
@@ -79,7 +84,7 @@ export class CallProgress {
     const last = this.#last;
     // A stream that went away loses the notice, not the call: the answer may still come.
     return this.#send(
-      last === undefined ? 0 : last + STEP,
+      last === undefined ? 0 : stepAbove(last),
       undefined,
       WAITING_FOR[this.#method],
     ).catch(() => undefined);

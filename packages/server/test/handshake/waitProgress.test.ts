@@ -77,6 +77,10 @@ describe('a handshake-era question the person takes longer to answer than the ho
     const waiting = seen.filter((notice) => notice.message === "Waiting for the user's answer");
     expect(waiting.length).toBeGreaterThanOrEqual(PERSON_MS / 200 - 4);
     expect(waiting.every((notice) => notice.total === undefined)).toBe(true);
+    // Steps of a thousandth, as clients show them (no binary fractions piling up).
+    expect(waiting.map(({ progress }) => String(progress))).toEqual(
+      waiting.map((_, index) => String(1 + (index + 1) / 1000)),
+    );
     const values = seen.map((notice) => notice.progress);
     expect(values.every((value, index) => index === 0 || value > values[index - 1]!)).toBe(true);
     expect(seen.at(-1)?.message).toBe('a report that would go back');
