@@ -12,6 +12,7 @@ import {
   type CreateMessageParams,
   type CreateMessageResult,
   type ElicitationResult,
+  type ElicitFormParams,
   type ElicitRequest,
   type HandlerInfo,
   type InputRequest,
@@ -23,7 +24,7 @@ import { readAnswer, toElicitationResult } from '../ask/answers.ts';
 import { checkAsk, compiledOf } from '../ask/builders.ts';
 import { compiled } from '../ask/compiled.ts';
 import { problemOf, reaskRequest } from '../ask/reask.ts';
-import { elicitParamsFor } from '../ask/versionSchemas.ts';
+import { elicitParamsFor, formFor } from '../ask/versionSchemas.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { ElicitOptions, PushScope, UrlElicitation } from './contextTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
@@ -144,15 +145,17 @@ export async function pushForm<TData>(
   });
   scope.lintSchema({ handler: scope.handler }, compiledType.requestedSchema);
   const version = scope.request.protocolVersion;
-  let params = elicitParamsFor({ mode: 'form', ...question }, version);
+  // In the client's version's vocabulary; its answer is read back into the form as written.
+  let form = formFor({ mode: 'form', ...question }, version);
   for (let reasks = 0; ; reasks++) {
-    const answer = await push.elicit(params, waitFor(scope, timeoutMs));
+    const answer = form.restore(await push.elicit(form.params, waitFor(scope, timeoutMs)));
     try {
       return toElicitationResult(answer, compiledType);
     } catch (error) {
       if (!(error instanceof InvalidAnswerError) || reasks >= scope.maxReasks) throw error;
       scope.reasked?.();
-      params = elicitParamsFor(reaskRequest(question, problemOf(undefined, error)).params, version);
+      const reask = reaskRequest(question, problemOf(undefined, error)).params;
+      form = formFor(reask as ElicitFormParams, version);
     }
   }
 }

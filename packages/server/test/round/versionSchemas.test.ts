@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 
 import { UnsupportedCapabilityError, type ElicitFormParams } from '@parley/core';
 
-import { elicitParamsFor } from '../../src/ask/versionSchemas.ts';
+import { elicitParamsFor, formFor } from '../../src/ask/versionSchemas.ts';
 import { createRoundServer } from '../fixtures/roundServer.ts';
 import { rawHandshake } from '../helpers/rawHandshake.ts';
 
@@ -87,17 +87,14 @@ const V2025_06_18: Row[] = [
   ['URL mode is refused', url, /no URL-mode elicitation/],
 ];
 
-const NO_ELICITATION: Row[] = [
-  ['a form is refused', plainEnum, /has no elicitation/],
-  ['URL mode is refused', url, /has no elicitation/],
-];
-
 const TABLE: [string, Row[]][] = [
   ['2026-07-28', MODERN_AND_LATEST],
   ['2025-11-25', MODERN_AND_LATEST],
   ['2025-06-18', V2025_06_18],
-  ['2025-03-26', NO_ELICITATION],
-  ['2024-11-05', NO_ELICITATION],
+  // No elicitation in the spec yet: a client that declares the capability anyway (the only kind
+  // that gets here) is taken at its word, and asked as on 2025-06-18.
+  ['2025-03-26', V2025_06_18],
+  ['2024-11-05', V2025_06_18],
 ];
 
 describe.each(TABLE)('elicitations for a client on %s', (version, rows) => {
@@ -144,19 +141,23 @@ describe('on the wire, with a client that negotiated 2025-06-18', () => {
     expect(reply.result).toMatchObject({ content: [{ text: '"level"' }] });
   });
 
-  test('a multi-select ask is refused before the wire, as an error the tool could catch', async () => {
-    const { reply, pushed } = await probe('multi');
-    expect(pushed).toEqual([]);
-    expect(reply.result).toMatchObject({
-      isError: true,
-      content: [
-        {
-          text: expect.stringMatching(
-            /negotiated MCP 2025-06-18, whose elicitation schemas have no multi-select fields/,
-          ),
-        },
-      ],
+  test('a multi-select ask is asked as yes/no fields, and the handler gets its list', async () => {
+    const { server } = createRoundServer();
+    const connection = await rawHandshake(server, {
+      protocolVersion: '2025-06-18',
+      capabilities: { elicitation: {} },
+      answer: () => ({ action: 'accept', content: { 'value.bug': true, 'value.docs': false } }),
     });
+    const reply = await connection.call('probe', { kind: 'multi' });
+    await connection.close();
+    expect(connection.pushed[0]?.params.requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        'value.bug': { type: 'boolean', title: 'value: bug' },
+        'value.docs': { type: 'boolean', title: 'value: docs' },
+      },
+    });
+    expect(reply.result).toMatchObject({ content: [{ text: '["bug"]' }] });
   });
 
   test('a string default is left out; a boolean default stays', async () => {
@@ -168,5 +169,80 @@ describe('on the wire, with a client that negotiated 2025-06-18', () => {
       type: 'object',
       properties: { ok: { type: 'boolean', title: 'OK', default: true } },
     });
+  });
+});
+
+describe('a pushed form for a client before 2025-11-25', () => {
+  const tags = form({
+    tags: {
+      type: 'array',
+      title: 'Tags',
+      description: 'What it is about',
+      items: {
+        anyOf: [
+          { const: 'bug', title: 'Bug' },
+          { const: 'docs', title: 'Docs' },
+        ],
+      },
+      minItems: 1,
+      default: ['docs'],
+    },
+    note: { type: 'string' },
+  });
+  const required = {
+    ...tags,
+    requestedSchema: { ...tags.requestedSchema, required: ['tags', 'note'] },
+  };
+
+  test('asks each option of a multi-select as a yes/no field, ticked where the default has it', () => {
+    expect(formFor(required, '2025-06-18').params).toEqual({
+      message: 'Q',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          'tags.bug': {
+            type: 'boolean',
+            title: 'Tags: Bug',
+            description: 'What it is about',
+            default: false,
+          },
+          'tags.docs': {
+            type: 'boolean',
+            title: 'Tags: Docs',
+            description: 'What it is about',
+            default: true,
+          },
+          note: { type: 'string' },
+        },
+        required: ['note'],
+      },
+    });
+  });
+
+  test('reads the yes/no answers back into the list; other answers pass as they are', () => {
+    const { restore } = formFor(tags, '2025-06-18');
+    expect(
+      restore({ action: 'accept', content: { 'tags.bug': true, 'tags.docs': false, note: 'x' } }),
+    ).toEqual({ action: 'accept', content: { tags: ['bug'], note: 'x' } });
+    expect(restore({ action: 'accept', content: { note: 'x' } })).toEqual({
+      action: 'accept',
+      content: { tags: [], note: 'x' },
+    });
+    expect(restore({ action: 'decline' })).toEqual({ action: 'decline' });
+  });
+
+  test('a version with multi-select, or a form without one, is sent as it is (or as elicitParamsFor makes it)', () => {
+    expect(formFor(tags, '2025-11-25')).toMatchObject({ params: tags });
+    expect(formFor(plainEnum, '2025-06-18').params).toEqual(
+      elicitParamsFor(plainEnum, '2025-06-18'),
+    );
+  });
+
+  test('refuses where a yes/no field would take the name of another field', () => {
+    const clash = form({
+      tags: { type: 'array', items: { type: 'string', enum: ['a'] } },
+      'tags.a': { type: 'boolean' },
+    });
+    expect(() => formFor(clash, '2025-06-18')).toThrow(/no multi-select fields .* field 'tags'/);
   });
 });
