@@ -71,6 +71,8 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/node_modules/**',
       '.conformance/**',
+      // Generated (packages/forms/scripts/buildMcpApp.mjs): one HTML string.
+      'packages/forms/src/mcpApp/html.ts',
     ],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },

@@ -5,9 +5,9 @@
  * `@parley/*` packages listed for it, and only the MCP SDK packages listed under `external`;
  * a package marked `noIo` keeps `node:*` out of its source, and one marked `noSchemaLibrary`
  * imports no schema library (it reads them through Standard Schema; they stay the author's
- * optional peers). `internalEntries` names the non-public entries of other packages a package
- * may import (`@parley/state-sealing/internal`, for @parley/server only); every other subpath
- * of a `@parley/*` package stays out of reach.
+ * optional peers). `internalEntries` names the subpath entries of other packages a package
+ * may import (`@parley/state-sealing/internal` and `@parley/forms/mcp-app`, for @parley/server
+ * only); every other subpath of a `@parley/*` package stays out of reach.
  *
  * @type {Record<string, { parley: string[]; external: string[]; internalEntries?: string[]; noIo?: boolean; noSchemaLibrary?: boolean }>}
  */
@@ -19,16 +19,18 @@ export const packageGraph = {
   client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
   cli: { parley: ['client', 'core', 'schema'], external: [] },
   server: {
-    parley: ['core', 'schema', 'state-sealing', 'middleware'],
-    external: ['@modelcontextprotocol/server'],
-    internalEntries: ['@parley/state-sealing/internal'],
+    parley: ['core', 'schema', 'state-sealing', 'middleware', 'forms'],
+    external: ['@modelcontextprotocol/server', '@modelcontextprotocol/ext-apps'],
+    // The App it serves on the App route: one HTML string, no DOM.
+    internalEntries: ['@parley/state-sealing/internal', '@parley/forms/mcp-app'],
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
   redis: {
     parley: ['core', 'server'],
     external: ['@modelcontextprotocol/server'],
   },
-  forms: { parley: ['core', 'schema'], external: [] },
+  // ext-apps' App, bundled into the MCP App (src/mcpApp), never into the library's entries.
+  forms: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/ext-apps'] },
 };
 
 /** The schema libraries a `noSchemaLibrary` package may not import. */

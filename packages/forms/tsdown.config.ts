@@ -7,6 +7,6 @@ import { libraryConfig } from '../../tsdown.base.ts';
 // name, kept external, so the build has no shared chunk and dist/index is the one file that
 // defines the element (package.json `sideEffects`). lit, react and @parley/* are external too.
 export default defineConfig({
-  ...libraryConfig(['src/index.ts', 'src/react.ts']),
+  ...libraryConfig(['src/index.ts', 'src/react.ts', 'src/mcp-app.ts']),
   external: ['@parley/forms'],
 });

@@ -88,14 +88,16 @@ describe('ESLint enforces the dependency directions of scripts/packageGraph.js',
     },
   );
 
-  test('only @parley/server is given a non-public entry, and only state-sealing’s', () => {
+  test('only @parley/server is given subpath entries: state-sealing’s internals and the forms’ App', () => {
     const given = Object.fromEntries(
       packages.flatMap((pkg) => {
         const entries = packageGraph[pkg]!.internalEntries;
         return entries === undefined ? [] : [[pkg, entries]];
       }),
     );
-    expect(given).toEqual({ server: ['@parley/state-sealing/internal'] });
+    expect(given).toEqual({
+      server: ['@parley/state-sealing/internal', '@parley/forms/mcp-app'],
+    });
   });
 
   test.each(packages)('@parley/%s may use only the SDK packages it is given', async (pkg) => {

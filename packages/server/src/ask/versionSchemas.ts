@@ -1,13 +1,15 @@
 import {
   UnsupportedCapabilityError,
-  isRecord,
-  type BooleanFieldSchema,
   type ElicitFormParams,
   type ElicitRequest,
   type ElicitUrlParams,
   type ElicitationSchema,
   type PrimitiveFieldSchema,
 } from '@parley/core';
+
+import { APP_URI } from './askRoutes.ts';
+import { adaptFields, UnadaptableField, type AdaptedFields } from './fieldAdaptation.ts';
+import type { FieldKind } from './hostProfiles.ts';
 
 /**
  * Elicitations as the client's protocol version defines them. Parley's schemas are written in
@@ -25,13 +27,6 @@ import {
 const FIRST_WITH_MODES = '2025-11-25';
 
 type Params = ElicitFormParams | ElicitUrlParams;
-
-/** A multi-select field asked as one yes/no field per option, and read back into its list. */
-interface AdaptedMultiSelect {
-  name: string;
-  /** The option values, each with the yes/no field that asks for it. */
-  options: { value: string; field: string }[];
-}
 
 function refusal(
   feature: 'elicitation' | 'URL elicitation',
@@ -63,60 +58,22 @@ function fieldFor2025_06_18(field: PrimitiveFieldSchema): PrimitiveFieldSchema {
   } as PrimitiveFieldSchema;
 }
 
-/** A multi-select's options, with their titles (the value where it has none). */
-function optionsOf(
-  field: PrimitiveFieldSchema & { type: 'array' },
-): { value: string; title: string }[] {
-  return 'anyOf' in field.items
-    ? field.items.anyOf.map((option) => ({ value: option.const, title: option.title }))
-    : field.items.enum.map((value) => ({ value, title: value }));
-}
-
 /**
- * The schema in 2025-06-18's vocabulary. A multi-select field is refused, or, where the answer
- * can be read back (`adapted` given), asked as one yes/no field per option (`tags.bug`, titled
- * "Tags: Bug"), ticked where the field's default has the option.
+ * The schema in 2025-06-18's vocabulary; a multi-select field (none in that version) is refused:
+ * {@link formFor} asks one as yes/no fields where the answer can be read back.
  */
-function schemaFor2025_06_18(
-  schema: ElicitationSchema,
-  version: string,
-  adapted?: AdaptedMultiSelect[],
-): ElicitationSchema {
+function schemaFor2025_06_18(schema: ElicitationSchema, version: string): ElicitationSchema {
   const properties: Record<string, PrimitiveFieldSchema> = {};
-  let required = schema.required;
   for (const [name, field] of Object.entries(schema.properties)) {
-    if (field.type !== 'array') {
-      properties[name] = fieldFor2025_06_18(field);
-      continue;
-    }
-    const clash = optionsOf(field).find(({ value }) => `${name}.${value}` in schema.properties);
-    if (adapted === undefined || clash !== undefined) {
+    if (field.type === 'array') {
       throw refusal(
         'elicitation',
         `The client negotiated MCP ${version}, whose elicitation schemas have no multi-select fields (they arrived in ${FIRST_WITH_MODES}); field '${name}' is one. Ask for a single choice, or several yes/no fields.`,
       );
     }
-    const entry: AdaptedMultiSelect = { name, options: [] };
-    for (const { value, title } of optionsOf(field)) {
-      const yesNo: BooleanFieldSchema = {
-        type: 'boolean',
-        title: `${field.title ?? name}: ${title}`,
-        ...(field.description !== undefined ? { description: field.description } : {}),
-        ...(field.default !== undefined ? { default: field.default.includes(value) } : {}),
-      };
-      properties[`${name}.${value}`] = yesNo;
-      entry.options.push({ value, field: `${name}.${value}` });
-    }
-    adapted.push(entry);
-    // Unticked boxes are an answer too; how many must be ticked is checked on the list.
-    required = required?.filter((key) => key !== name);
+    properties[name] = fieldFor2025_06_18(field);
   }
-  const { required: _asWritten, ...rest } = schema;
-  return {
-    ...rest,
-    properties,
-    ...(required !== undefined && required.length > 0 ? { required } : {}),
-  } as ElicitationSchema;
+  return { ...schema, properties } as ElicitationSchema;
 }
 
 /**
@@ -145,36 +102,51 @@ export interface VersionedForm {
   restore(answer: unknown): unknown;
 }
 
+/** How the client's host draws forms, beyond its protocol version (`ask/askRoutes.ts`). */
+export interface FormDrawing {
+  /** Fields the host cannot draw (its host profile). */
+  cannotRender?: readonly FieldKind[] | undefined;
+  /** The form names the App to draw it with (SEP-3118). */
+  appElicitation?: boolean | undefined;
+}
+
 const AS_IS = (answer: unknown): unknown => answer;
 
 /**
- * A form to push to a client on `version`, as {@link elicitParamsFor} makes it, except that a
- * multi-select field the version cannot express is asked as one yes/no field per option, and the
- * answer is read back into the list: the handler gets what it asked for, checked against the form
- * as it wrote it.
+ * A form to push to a client on `version`, as {@link elicitParamsFor} makes it, except that the
+ * fields the version or the host cannot draw are adapted (`fieldAdaptation.ts`) and the answer
+ * read back: the handler gets what it asked for, checked against the form as it wrote it. Where
+ * the host draws forms with the App (SEP-3118), the form names it, the schema kept for the
+ * host's own form.
  */
-export function formFor(params: ElicitFormParams, version: string): VersionedForm {
-  if (version >= FIRST_WITH_MODES) return { params, restore: AS_IS };
-  const adapted: AdaptedMultiSelect[] = [];
-  const { mode: _mode, ...form } = params;
-  const requestedSchema = schemaFor2025_06_18(params.requestedSchema, version, adapted);
-  return {
-    params: { ...form, requestedSchema },
-    restore: adapted.length === 0 ? AS_IS : (answer) => restoreLists(answer, adapted),
-  };
-}
-
-/** An accepted answer's yes/no fields, back into the lists they stand for. */
-function restoreLists(answer: unknown, adapted: readonly AdaptedMultiSelect[]): unknown {
-  if (!isRecord(answer) || answer.action !== 'accept' || !isRecord(answer.content)) return answer;
-  const content: Record<string, unknown> = { ...answer.content };
-  for (const { name, options } of adapted) {
-    content[name] = options
-      .filter(({ field }) => content[field] === true)
-      .map(({ value }) => value);
-    for (const { field } of options) delete content[field];
+export function formFor(
+  params: ElicitFormParams,
+  version: string,
+  drawing: FormDrawing = {},
+): VersionedForm {
+  const kinds = new Set<FieldKind>(drawing.cannotRender);
+  if (version < FIRST_WITH_MODES) kinds.add('multiSelect');
+  let adapted: AdaptedFields = { schema: params.requestedSchema, restore: AS_IS };
+  if (kinds.size > 0) {
+    try {
+      adapted = adaptFields(params.requestedSchema, kinds);
+    } catch (error) {
+      if (!(error instanceof UnadaptableField)) throw error;
+      const why =
+        version < FIRST_WITH_MODES
+          ? `The client negotiated MCP ${version}, whose elicitation schemas have no multi-select fields (they arrived in ${FIRST_WITH_MODES})`
+          : "The client's host cannot draw multi-select fields (its host profile)";
+      throw refusal(
+        'elicitation',
+        `${why}; field '${error.field}' is one, and cannot be asked as yes/no fields: the form already has a field named like one of them. Ask for a single choice, or several yes/no fields.`,
+      );
+    }
   }
-  return { ...answer, content };
+  const form: ElicitFormParams = { ...params, requestedSchema: adapted.schema };
+  if (drawing.appElicitation === true) {
+    form._meta = { ...params._meta, ui: { resourceUri: APP_URI } };
+  }
+  return { params: elicitParamsFor(form, version), restore: adapted.restore };
 }
 
 /** An elicitation request as a client on `version` can read it (see {@link elicitParamsFor}). */

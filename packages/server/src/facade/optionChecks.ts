@@ -30,6 +30,8 @@ const SERVER_OPTIONS = optionKeys<ParleyServerOptions>()(
     'onWarning',
     'http',
     'askFallback',
+    'askRoutes',
+    'hostProfiles',
     'tasks',
     'telemetry',
   ],

@@ -4,6 +4,8 @@ import type { CloseOptions } from '../http/nodeListener.ts';
 import type { ArgumentLimits } from '../round/limits.ts';
 import type { SingleUseStore } from '../flow/singleUse.ts';
 import type { TelemetryOptions } from '../telemetry/options.ts';
+import type { AskRoute } from '../ask/askRoutes.ts';
+import type { HostProfile } from '../ask/hostProfiles.ts';
 import type { AskFallback } from '../handler/fallback/policy.ts';
 import type { WarningReporter } from '../ask/schemaWarnings.ts';
 import type { Clock } from '../tasks/clock.ts';
@@ -109,6 +111,29 @@ export interface ParleyServerOptions {
    * (`asks`); a tool that declares none keeps `'error'`.
    */
   askFallback?: AskFallback;
+  /**
+   * The ways a form ask may reach a person, in the order to try them (default
+   * `['elicitation']`; `['elicitation', 'app']` turns the App on):
+   *
+   * - `'elicitation'`: the client's own form, when it declares elicitation and its host profile
+   *   does not say it never draws it; where the client also declares app-rendered elicitation
+   *   (SEP-3118, draft) and `'app'` is allowed, the form names Parley's App for the host to
+   *   draw it with, the schema kept for the host's own form;
+   * - `'app'`: for a tool call from a client that declares MCP Apps (`text/html;profile=mcp-app`),
+   *   Parley's App shows the question; the answer comes back through the app-only tool
+   *   `parley_answer`, checked and used once like any answer, and the same `ctx.ask` handler
+   *   goes on.
+   *
+   * A client no route reaches gets the tool's `askFallback`.
+   */
+  askRoutes?: readonly AskRoute[];
+  /**
+   * Rows to add to (or, with the same `name` and `versions`, replace in) the table of what is
+   * known about hosts beyond what they declare (`HOST_PROFILES`): one that never draws
+   * elicitation gets the App or the fallback, one that cannot draw a kind of field gets it
+   * adapted.
+   */
+  hostProfiles?: readonly HostProfile[];
   /** Tasks: where tools declared with `task` keep their state. */
   tasks?: TasksOptions;
   /**

@@ -4,6 +4,7 @@ import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import { checkOptionKeys } from '@parley/core';
 
 import { createSchemaLinter } from '../ask/schemaWarnings.ts';
+import { registerAskApp } from './askApp.ts';
 import type { ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
 import { Registrations, type AnyPromptOptions, type AnyToolOptions } from './registrations.ts';
 import { STDIO_OPTIONS } from './optionChecks.ts';
@@ -94,6 +95,7 @@ export class ParleyServer {
     this.#dispatcher = new ModernDispatcher(this.#runtime, (name) =>
       this.#registry.paramHeadersOf(name),
     );
+    if (this.#runtime.asking.routes.includes('app')) registerAskApp(this);
   }
 
   /**

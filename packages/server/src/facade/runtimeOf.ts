@@ -2,6 +2,8 @@ import { InvalidRequestStateError, type Implementation } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 import { createRequestStateSealer } from '@parley/state-sealing';
 
+import { checkAskRoutes } from '../ask/askRoutes.ts';
+import { hostProfilesOf } from '../ask/hostProfiles.ts';
 import type { Registry } from '../handler/definitions.ts';
 import { checkFallback } from '../handler/fallback/policy.ts';
 import { createBearerGate } from '../http/bearerAuth.ts';
@@ -54,6 +56,8 @@ export function checkServerOptions(options: ParleyServerOptions): void {
   if (options.http !== undefined) endpointLimits(options.http);
   checkSessionIdPrefix('ParleyServer: http', options.http?.sessionIdPrefix);
   checkFallback('ParleyServer', options.askFallback);
+  checkAskRoutes(options.askRoutes);
+  hostProfilesOf(options.hostProfiles);
   const { maxReasks } = options;
   if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || maxReasks < 0)) {
     throw new RangeError(
@@ -85,6 +89,7 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
   const security = options.requestStateSecurity ?? {};
   const report = options.onError ?? defaultReport;
   const { registry } = parts;
+  const singleUse = singleUsePolicyOf(security);
   return {
     info,
     instructions: options.instructions,
@@ -105,7 +110,13 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
     lintSchema: parts.lintSchema,
     warn: warningsOf(options),
     maxReasks: options.maxReasks ?? DEFAULT_MAX_REASKS,
-    singleUse: singleUsePolicyOf(security),
+    singleUse,
+    // The App route is single use on every server: the server's own, else in this process.
+    appSingleUse: singleUse ?? singleUsePolicyOf({ ...security, singleUse: true })!,
+    asking: {
+      routes: checkAskRoutes(options.askRoutes),
+      profiles: hostProfilesOf(options.hostProfiles),
+    },
     limits: {
       maxDepth: options.limits?.maxDepth ?? DEFAULT_MAX_DEPTH,
       maxNodes: options.limits?.maxNodes ?? DEFAULT_MAX_NODES,

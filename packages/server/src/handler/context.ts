@@ -1,5 +1,6 @@
 import {
   supportsRequest,
+  type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitationResult,
@@ -184,7 +185,7 @@ export class Context {
       checkAskKey('ctx.ask()', key);
       checkAsk('ctx.ask()', key, ask);
       // The common case, one modern ask the client can answer, skips the bookkeeping of several.
-      if (this.#push === undefined && this.#canAnswer(ask)) {
+      if (this.#askPush === undefined && this.#canAnswer(ask)) {
         return this.#flow.ask(key, ask) as Promise<AnswerOf<TAsk>>;
       }
     } catch (error) {
@@ -256,13 +257,13 @@ export class Context {
    */
   async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     // Pushing (handshake era, a task) runs the handler once: nothing to replay.
-    return this.#flow.remember(key, fn, this.#push === undefined);
+    return this.#flow.remember(key, fn, this.#askPush === undefined);
   }
 
   #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {
     const canAnswer = (ask: InputRequest) => this.#canAnswer(ask);
     const fallback = (unanswerable: KeyedAsks) => this.#fallback(unanswerable);
-    const push = this.#push;
+    const push = this.#askPush;
     return push === undefined
       ? this.#flow.askAll(asks, canAnswer, fallback)
       : pushAll(this.#init, push, asks, canAnswer, fallback);
@@ -373,13 +374,23 @@ export class Context {
     return pushChannelFor(this.#push, this.handler, this.requestContext.protocolVersion, api);
   }
 
+  /** Where `ctx.ask` pushes: nowhere on the App route, where the App brings the answer back. */
+  get #askPush(): PushChannel | undefined {
+    return this.#init.reach?.app === true ? undefined : this.#push;
+  }
+
+  /** What may be asked this round: what the client declared, or what the App answers. */
+  get #askCapabilities(): ClientCapabilities {
+    return this.#init.reach?.capabilities ?? this.requestContext.clientCapabilities;
+  }
+
   #canAnswer(request: InputRequest): boolean {
-    return supportsRequest(this.requestContext.clientCapabilities, request);
+    return supportsRequest(this.#askCapabilities, request);
   }
 
   #fallback(asks: KeyedAsks): Promise<Record<string, unknown>> {
     const fail = (ask: InputRequest): never => {
-      assertAnswerable(this.requestContext.clientCapabilities, ask);
+      assertAnswerable(this.#askCapabilities, ask);
       throw new TypeError('unreachable: the client can answer this ask');
     };
     const fallback = this.#init.fallback;

@@ -1,3 +1,4 @@
+import type { AskReach } from '../ask/askRoutes.ts';
 import type {
   ClientCapabilities,
   ElicitationSchema,
@@ -93,6 +94,11 @@ export interface PushScope {
   lintSchema: (source: WarningSource, schema: ElicitationSchema) => void;
   /** Told each time a pushed form is asked again (telemetry counts re-asks), when it records. */
   reasked?: (() => void) | undefined;
+  /**
+   * How this round's asks reach the person (`ask/askRoutes.ts`): what may be asked, and whether
+   * the App shows it. Absent: as the client declared, by its own forms.
+   */
+  reach?: AskReach | undefined;
 }
 
 /** What the server builds a `Context` from (internal). */

@@ -79,7 +79,7 @@ export function assertAnswerable(capabilities: ClientCapabilities, request: Inpu
 function assertPushable(scope: PushScope, push: PushChannel, request: InputRequest): void {
   const unavailable = push.unavailable?.(request);
   if (unavailable !== undefined) throw unavailable;
-  assertAnswerable(scope.request.clientCapabilities, request);
+  assertAnswerable(scope.reach?.capabilities ?? scope.request.clientCapabilities, request);
 }
 
 /** Push one ask and read its answer (asking again while a form's does not fit). */
@@ -145,8 +145,13 @@ export async function pushForm<TData>(
   });
   scope.lintSchema({ handler: scope.handler }, compiledType.requestedSchema);
   const version = scope.request.protocolVersion;
-  // In the client's version's vocabulary; its answer is read back into the form as written.
-  let form = formFor({ mode: 'form', ...question }, version);
+  // In the client's version's vocabulary, and as its host draws forms; its answer is read back
+  // into the form as written.
+  const drawing = {
+    cannotRender: scope.reach?.cannotRender,
+    appElicitation: scope.reach?.appElicitation,
+  };
+  let form = formFor({ mode: 'form', ...question }, version, drawing);
   for (let reasks = 0; ; reasks++) {
     const answer = form.restore(await push.elicit(form.params, waitFor(scope, timeoutMs)));
     try {
@@ -155,7 +160,7 @@ export async function pushForm<TData>(
       if (!(error instanceof InvalidAnswerError) || reasks >= scope.maxReasks) throw error;
       scope.reasked?.();
       const reask = reaskRequest(question, problemOf(undefined, error)).params;
-      form = formFor(reask as ElicitFormParams, version);
+      form = formFor(reask as ElicitFormParams, version, drawing);
     }
   }
 }

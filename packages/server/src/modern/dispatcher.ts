@@ -14,7 +14,12 @@ import type { RoundReply } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { RoundMethod } from '../round/targets.ts';
-import { capabilitiesOf, hasResources, type ServerRuntime } from '../runtime/serverRuntime.ts';
+import {
+  capabilitiesOf,
+  hasResources,
+  withExtensions,
+  type ServerRuntime,
+} from '../runtime/serverRuntime.ts';
 import { tasksExtensionCapability } from '../tasks/modernWire.ts';
 import { serveModernTaskMethod } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
@@ -152,10 +157,10 @@ export class ModernDispatcher {
         kind: 'result',
         result: {
           supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-          capabilities: {
-            ...capabilitiesOf(runtime),
-            ...(hasTaskTools(runtime) ? tasksExtensionCapability() : {}),
-          },
+          capabilities: withExtensions(
+            capabilitiesOf(runtime),
+            hasTaskTools(runtime) ? tasksExtensionCapability() : {},
+          ),
           ...(runtime.instructions !== undefined ? { instructions: runtime.instructions } : {}),
         },
       };

@@ -1,5 +1,6 @@
 import type { CallToolResult, JsonRpcErrorObject } from '@parley/core';
 
+import type { AskReach } from '../ask/askRoutes.ts';
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import type { PushChannel } from '../handler/pushChannel.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
@@ -39,6 +40,11 @@ export interface RoundRequest {
   startTask?: () => Promise<PushChannel>;
   /** The request's span and measurements, while telemetry records them. */
   readonly trace?: RequestTrace | undefined;
+  /**
+   * How this round's asks reach the person, when the transport already knows (an answer that
+   * came back through the App stays on the App route); else the round works it out.
+   */
+  reach?: AskReach;
   /** How a final tool result is shaped for this connection's wire (SEP-2106 projection). */
   projectToolResult(result: CallToolResult, outputJsonSchema: unknown): CallToolResult;
 }

@@ -1,8 +1,10 @@
 import type { ElicitationSchema } from '@parley/core';
 import type { Middleware, MiddlewareFunction } from '@parley/middleware';
 
+import type { AskRouting } from '../ask/askRoutes.ts';
 import type { WarningSource } from '../ask/schemaWarnings.ts';
 import type { FlowRuntime } from '../flow/flowRuntime.ts';
+import type { SingleUsePolicy } from '../flow/singleUse.ts';
 import type { Registry } from '../handler/definitions.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
 
@@ -23,4 +25,8 @@ export interface RoundRuntime extends Registry, FlowRuntime {
   telemetry: Telemetry | undefined;
   /** The middleware chain, in the order it was installed. */
   middleware: readonly (Middleware | MiddlewareFunction)[];
+  /** Single use for rounds on the App route, where the server has none of its own. */
+  appSingleUse: SingleUsePolicy;
+  /** How asks reach a person: the routes allowed, in order, and the host profiles. */
+  asking: AskRouting;
 }

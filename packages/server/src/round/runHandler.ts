@@ -4,6 +4,7 @@ import {
   clientFeatureOf,
   handlerLabel,
   missingCapabilities,
+  type ClientCapabilities,
   type HandlerInfo,
 } from '@parley/core';
 
@@ -47,10 +48,9 @@ function thrownOutcome(
  * A tool hidden from this client (`askFallback: 'hide'`) fails before its handler runs, with the
  * error its first ask would have met, so nothing it does before asking happens.
  */
-function refuseHidden(target: RoundTarget, context: Context): void {
+function refuseHidden(target: RoundTarget, capabilities: ClientCapabilities): void {
   const fallback = target.tool?.fallback;
   if (fallback?.policy !== 'hide') return;
-  const capabilities = context.requestContext.clientCapabilities;
   const unanswerable = unanswerableAsks(fallback, capabilities, false);
   const missing = missingCapabilities(
     capabilities,
@@ -75,12 +75,21 @@ export class Terminal {
   readonly #args: unknown;
   readonly #context: Context;
   readonly #flow: Flow;
+  /** What may be asked this round (`AskReach.capabilities`). */
+  readonly #askCapabilities: ClientCapabilities;
 
-  constructor(target: RoundTarget, args: unknown, context: Context, flow: Flow) {
+  constructor(
+    target: RoundTarget,
+    args: unknown,
+    context: Context,
+    flow: Flow,
+    askCapabilities: ClientCapabilities,
+  ) {
     this.#target = target;
     this.#args = args;
     this.#context = context;
     this.#flow = flow;
+    this.#askCapabilities = askCapabilities;
   }
 
   #reask(problems: readonly AnswerProblem[]): NormalisedResult {
@@ -100,7 +109,7 @@ export class Terminal {
     if (flow.misfits.length > 0) return this.#reask(flow.misfits);
     let result: NormalisedResult;
     try {
-      refuseHidden(target, this.#context);
+      refuseHidden(target, this.#askCapabilities);
       result = await target.run(this.#args, this.#context);
     } catch (error) {
       const thrown = thrownOutcome(target, flow, error);

@@ -1,11 +1,18 @@
-import { EraMismatchError, type InputRequest } from '@parley/core';
+import {
+  EraMismatchError,
+  LATEST_HANDSHAKE_PROTOCOL_VERSION,
+  type InputRequest,
+  type InputRequiredResult,
+} from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
 
+import { APP_URI, type AskReach } from '../ask/askRoutes.ts';
 import type { Flow } from '../flow/flow.ts';
 import { Context } from '../handler/context.ts';
 import type { FallbackAnswers } from '../handler/contextTypes.ts';
 import { fallbackAnswers } from '../handler/fallback/answers.ts';
 import { askOf, type RoundTarget } from '../handler/kinds/target.ts';
+import { appAskResult } from './appRoute.ts';
 import { answerableAsk } from './finishAsk.ts';
 import { runInstalledMiddleware } from './middleware.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
@@ -52,6 +59,7 @@ export async function runRound(
   target: RoundTarget,
   args: unknown,
   flow: Flow,
+  reach: AskReach,
 ): Promise<RoundReply> {
   let pushed = 0;
   const { trace } = req;
@@ -89,12 +97,15 @@ export async function runRound(
     elicitationTimeoutMs: runtime.elicitationTimeoutMs,
     lintSchema: runtime.lintSchema,
     reasked: trace === undefined ? undefined : () => trace.reasked(),
+    reach,
     // Read when the fallback runs, once the context exists.
     fallback:
-      target.tool?.fallback === undefined ? undefined : fallbackOf(target, flow, () => context),
+      target.tool?.fallback === undefined
+        ? undefined
+        : fallbackOf(target, flow, reach, () => context),
   });
 
-  const terminal = new Terminal(target, args, context, flow);
+  const terminal = new Terminal(target, args, context, flow, reach.capabilities);
   // Without middleware there is no chain to build.
   const result = target.normalise(
     middleware === undefined
@@ -108,7 +119,8 @@ export async function runRound(
     const finishing = target.finish(result, req, flow.isContinuation);
     return { kind: 'result', result: finishing instanceof Promise ? await finishing : finishing };
   }
-  if (req.request.era === 'handshake') {
+  // The App brings the answer back as a new round on either era, as a modern client does.
+  if (req.request.era === 'handshake' && !reach.app) {
     throw new EraMismatchError({
       kind: target.handler.kind,
       name: target.handler.name,
@@ -124,26 +136,66 @@ export async function runRound(
       runtime.lintSchema({ handler: target.handler, key }, request.params.requestedSchema);
     }
   }
+  // The App draws the newest vocabulary, whatever the client's version.
   const { kept, sent } = answerableAsk(
     ask,
-    req.request.clientCapabilities,
-    req.request.protocolVersion,
+    reach.capabilities,
+    reach.app ? LATEST_HANDSHAKE_PROTOCOL_VERSION : req.request.protocolVersion,
   );
   // What telemetry seals for the next round (its trace, when the ask left), while it records.
-  const sealing = flow.seal(ask, kept, sent, trace?.sealed(runtime.now()));
+  const sealing = flow.seal(
+    ask,
+    kept,
+    reach.appElicitation ? drawnByApp(sent) : sent,
+    trace?.sealed(runtime.now()),
+  );
   // Sealed at once where the sealer answers at once: no await for it.
   const wire = sealing instanceof Promise ? await sealing : sealing;
+  if (reach.app) {
+    const result = appAskResult(
+      target.handler.name,
+      (target.bindingArguments ?? {}) as Record<string, unknown>,
+      wire,
+    );
+    return { kind: 'result', result: req.projectToolResult(result, undefined) as never };
+  }
   return { kind: 'result', result: wire as unknown as Record<string, unknown> };
+}
+
+/** SEP-3118: each form names the App to draw it with; the schema stays for the host's own form. */
+function drawnByApp(sent: InputRequiredResult['inputRequests']): typeof sent {
+  if (sent === undefined) return sent;
+  const drawn: NonNullable<typeof sent> = {};
+  for (const key of Object.keys(sent)) {
+    const request = sent[key] as InputRequest;
+    drawn[key] =
+      request.method === 'elicitation/create' && request.params.mode !== 'url'
+        ? {
+            ...request,
+            params: {
+              ...request.params,
+              _meta: { ...request.params._meta, ui: { resourceUri: APP_URI } },
+            },
+          }
+        : request;
+  }
+  return drawn;
 }
 
 /** A tool's `askFallback`, answering what this client cannot, from this round's arguments. */
 function fallbackOf(
   target: RoundTarget,
   flow: Flow,
+  reach: AskReach,
   context: () => Context,
 ): FallbackAnswers | undefined {
   const fallback = target.tool?.fallback;
   if (fallback === undefined) return undefined;
-  const round = { tool: target.handler.name, fallback, arguments: target.askArguments };
+  const round = {
+    tool: target.handler.name,
+    fallback,
+    arguments: target.askArguments,
+    capabilities: reach.capabilities,
+  };
   return (asks, fail) => fallbackAnswers(round, context(), flow, asks, fail);
 }

@@ -1,10 +1,13 @@
 import { JSON_RPC_ERROR_CODES, ParleyError } from '@parley/core';
 import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
+import { reachOf, type AskReach } from '../ask/askRoutes.ts';
 import { Flow } from '../flow/flow.ts';
+import type { FlowRuntime } from '../flow/flowRuntime.ts';
 import { openFlow } from '../flow/open.ts';
 import { RoundFault } from '../flow/roundFault.ts';
 import type { RoundTarget } from '../handler/kinds/target.ts';
+import { appAnswerRound, isAppAnswer } from './appRoute.ts';
 import { isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { limitProblem } from './limits.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
@@ -63,12 +66,32 @@ function labelOf(target: RoundTarget): string {
   return `${KIND_LABEL[target.handler.kind]} ${target.handler.name}`;
 }
 
+/**
+ * Where a round's flow opens: the server's runtime, except that a round on the App route is
+ * single use even on a server that did not ask for it (an App's submission is a person's click,
+ * and a replayed one must not run the tool's effects again).
+ */
+function flowRuntimeOf(runtime: RoundRuntime, reach: AskReach): FlowRuntime {
+  if (!reach.app || runtime.singleUse !== undefined) return runtime;
+  const { sealer, maxReasks, warn, now } = runtime;
+  return { sealer, maxReasks, warn, now, singleUse: runtime.appSingleUse };
+}
+
 /** Serve one round. Never throws: every failure is a reply. */
-export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Promise<RoundReply> {
+export async function serveRound(
+  runtime: RoundRuntime,
+  incoming: RoundRequest,
+): Promise<RoundReply> {
+  let req = incoming;
   const era = req.request.era;
   let target: RoundTarget;
+  let reach: AskReach;
   try {
-    target = resolveTarget(runtime, req.method, req.params, req.request.clientCapabilities);
+    // An answer from the App is the next round of the tool it answers.
+    if (isAppAnswer(req, runtime.asking.routes)) req = appAnswerRound(req);
+    const { clientCapabilities, clientInfo } = req.request;
+    reach = req.reach ?? reachOf(runtime.asking, clientCapabilities, clientInfo, req.method);
+    target = resolveTarget(runtime, req.method, req.params, reach.capabilities);
   } catch (error) {
     // An unknown name is the client's mistake, not the server's: answered, not reported.
     const failure = mapFailure(error, { era, kind: 'tool', method: req.method, target: '-' });
@@ -117,7 +140,7 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
   try {
     try {
       // At once, without an await, where opening answers at once (node:crypto, no single use).
-      const opening = openFlow(runtime, target, req, bound);
+      const opening = openFlow(flowRuntimeOf(runtime, reach), target, req, bound);
       const opened = opening instanceof Promise ? await opening : opening;
       if (!(opened instanceof Flow)) {
         return { kind: 'result', result: opened.replay as Record<string, unknown> };
@@ -132,8 +155,8 @@ export async function serveRound(runtime: RoundRuntime, req: RoundRequest): Prom
     trace?.flow(flow.identity, runtime.now);
     // While telemetry records, the handler runs with the request's span active.
     const reply = await (trace === undefined
-      ? runRound(runtime, req, target, checked.value, flow)
-      : trace.run(runRound, runtime, req, target, checked.value, flow));
+      ? runRound(runtime, req, target, checked.value, flow, reach)
+      : trace.run(runRound, runtime, req, target, checked.value, flow, reach));
     const use = flow.use;
     if (use?.kind === 'run') {
       if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);

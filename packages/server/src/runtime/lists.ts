@@ -1,6 +1,7 @@
 import { jsonRpcError, type ClientCapabilities } from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
 
+import { reachOf } from '../ask/askRoutes.ts';
 import type { RequestContext } from '../handler/contextTypes.ts';
 import type { ResourceOptions, ToolDefinition } from '../handler/definitions.ts';
 import { listedInputSchema, unanswerableAsks } from '../handler/fallback/listedArguments.ts';
@@ -9,6 +10,7 @@ import { mapFailure } from '../round/errors.ts';
 import type { RoundReply } from '../round/request.ts';
 import type { ServerRuntime } from './serverRuntime.ts';
 import { handshakeToolExecution } from '../tasks/handshakeWire.ts';
+import { ANSWER_TOOL_LISTING, withApp } from './appListing.ts';
 
 /**
  * The list methods, for both eras: what `tools/list`, `prompts/list`, `resources/list` and
@@ -63,16 +65,24 @@ function listedTool(
 export function listOf(
   runtime: ServerRuntime,
   method: ListMethod,
-  capabilities: ClientCapabilities,
+  client: Pick<RequestContext, 'clientCapabilities' | 'clientInfo'>,
 ): Record<string, unknown> {
   switch (method) {
-    case 'tools/list':
-      return {
-        tools: [...runtime.tools.values()].flatMap((tool) => {
-          const listed = listedTool(tool, capabilities);
-          return listed === undefined ? [] : [listed];
-        }),
-      };
+    case 'tools/list': {
+      // As a call would reach this client: on the App route, each tool names the App.
+      const reach = reachOf(
+        runtime.asking,
+        client.clientCapabilities,
+        client.clientInfo,
+        'tools/call',
+      );
+      const tools = [...runtime.tools.values()].flatMap((tool) => {
+        const listed = listedTool(tool, reach.capabilities);
+        if (listed === undefined) return [];
+        return [reach.app ? withApp(listed) : listed];
+      });
+      return { tools: reach.app ? [...tools, ANSWER_TOOL_LISTING] : tools };
+    }
     case 'prompts/list':
       return {
         prompts: [...runtime.prompts.values()].map(({ name, options, argumentList }) => ({
@@ -121,7 +131,7 @@ export async function serveList(
   request: RequestContext,
 ): Promise<RoundReply> {
   if (runtime.middleware.length === 0)
-    return { kind: 'result', result: listOf(runtime, method, request.clientCapabilities) };
+    return { kind: 'result', result: listOf(runtime, method, request) };
   const context: MiddlewareContext = {
     method,
     params: middlewareParams(params),
@@ -139,7 +149,7 @@ export async function serveList(
   };
   try {
     const result = await runInstalledMiddleware(runtime.middleware, context, async () =>
-      listOf(runtime, method, request.clientCapabilities),
+      listOf(runtime, method, request),
     );
     return { kind: 'result', result: result as Record<string, unknown> };
   } catch (error) {

@@ -1,6 +1,9 @@
 import type { Implementation } from '@parley/core';
 import type { ServerCapabilities } from '@modelcontextprotocol/server';
 
+import { EXTENSION_ID } from '@modelcontextprotocol/ext-apps/server';
+
+import type { AskRouting } from '../ask/askRoutes.ts';
 import type { Registry } from '../handler/definitions.ts';
 import type { TaskRuntime } from '../tasks/taskLaunch.ts';
 import type { ChangeNotifier } from './changes.ts';
@@ -24,13 +27,30 @@ export function hasResources(registry: Registry): boolean {
   return registry.resources.size > 0 || registry.templates.length > 0;
 }
 
-/** What the server declares, from what is registered. */
-export function capabilitiesOf(registry: Registry): ServerCapabilities {
+/**
+ * What the server declares, from what is registered; with the App route allowed, MCP Apps'
+ * extension with app-rendered elicitation (SEP-3118), which a client needs to see before it
+ * hands a form to the App.
+ */
+export function capabilitiesOf(registry: Registry & { asking: AskRouting }): ServerCapabilities {
   return {
+    ...(registry.asking.routes.includes('app')
+      ? { extensions: { [EXTENSION_ID]: { elicitation: {} } } }
+      : {}),
     logging: {},
     ...(registry.tools.size > 0 ? { tools: { listChanged: true } } : {}),
     ...(registry.prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
     ...(hasResources(registry) ? { resources: { subscribe: true, listChanged: true } } : {}),
     ...(registry.prompts.size > 0 || registry.templates.length > 0 ? { completions: {} } : {}),
   };
+}
+
+/** `capabilities` with `more`'s extensions added to its own (neither replaces the other's). */
+export function withExtensions(
+  capabilities: ServerCapabilities,
+  more: { extensions?: Record<string, object> },
+): ServerCapabilities {
+  if (more.extensions === undefined) return capabilities;
+  const extensions = { ...capabilities.extensions, ...more.extensions };
+  return { ...capabilities, extensions: extensions as ServerCapabilities['extensions'] };
 }

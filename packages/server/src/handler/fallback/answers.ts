@@ -1,4 +1,9 @@
-import { requiredCapabilities, ToolResult, type InputRequest } from '@parley/core';
+import {
+  requiredCapabilities,
+  ToolResult,
+  type ClientCapabilities,
+  type InputRequest,
+} from '@parley/core';
 
 import { readAnswer } from '../../ask/answers.ts';
 import type { Flow } from '../../flow/flow.ts';
@@ -18,6 +23,8 @@ export interface RoundFallback {
   tool: string;
   fallback: ToolFallback;
   arguments: Readonly<Record<string, unknown>>;
+  /** What may be asked this round (`AskReach.capabilities`). */
+  capabilities: ClientCapabilities;
 }
 
 /**
@@ -64,7 +71,7 @@ export async function fallbackAnswers(
   if (needed.length === 0) return answers;
   // The model is told everything this client will have to send, not one question per call: the
   // declared asks still ahead whose arguments are not there yet come after the one at hand.
-  for (const entry of unanswerableAsks(round.fallback, context.requestContext.clientCapabilities)) {
+  for (const entry of unanswerableAsks(round.fallback, round.capabilities)) {
     if (needed.some((item) => item.entry === entry) || Object.hasOwn(answers, entry.key)) continue;
     const given = entry.slots.some((slot) => round.arguments[slot.argument] !== undefined);
     if (entry.userOnly.length > 0) needed.push({ entry, ask: entry.ask, why: 'user-only' });
