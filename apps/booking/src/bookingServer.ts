@@ -76,7 +76,9 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
     name: 'Booking Server',
     version: '1.0.0',
     instructions: 'Books flights and plans small things, asking the user for what it needs.',
-    // For clients that cannot ask the user: the declared asks become optional arguments.
+    // Hosts that draw MCP Apps but cannot ask (most chat apps) get Parley's App for the form;
+    // clients that can neither ask nor draw Apps: the declared asks become optional arguments.
+    askRoutes: ['elicitation', 'app'],
     askFallback: 'arguments',
     requestStateSecurity: {
       ...(options.keys !== undefined && options.keys.length > 0 ? { keys: options.keys } : {}),
