@@ -45,6 +45,7 @@ export default defineConfig({
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'User elicitation', link: '/guide/elicitation' },
           { text: 'Clients that cannot ask', link: '/guide/ask-fallback' },
+          { text: 'Reaching every host', link: '/guide/hosts' },
           { text: 'The per-era layer', link: '/guide/per-era' },
           { text: 'Schema libraries', link: '/guide/schema-libraries' },
           { text: 'Middleware', link: '/guide/middleware' },

@@ -41,6 +41,11 @@ const FOREIGN: Record<string, string> = {
   createRequestStateCodec: 'the MCP TypeScript SDK (compared with in the state-sealing README)',
   ArkEnv: 'ArkType',
   InMemoryTransport: 'the MCP TypeScript SDK',
+  Codex: "a host's clientInfo.name (OpenAI Codex), in the host profiles",
+  ChatGPT: "a host's clientInfo.name, in the host profiles",
+  App: "ext-apps (@modelcontextprotocol/ext-apps), the MCP Apps extension's app side",
+  AppBridge:
+    "ext-apps (@modelcontextprotocol/ext-apps/app-bridge), the MCP Apps extension's host side",
   ProtocolError: 'the MCP TypeScript SDK',
   SdkError: 'the MCP TypeScript SDK',
   StandardSchemaWithJSON: 'the MCP TypeScript SDK',
