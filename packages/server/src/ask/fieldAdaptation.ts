@@ -16,7 +16,8 @@ import type { FieldKind } from './hostProfiles.ts';
  * - a multi-select as one yes/no field per option (`tags.bug`, titled "Tags: Bug"), ticked where
  *   the field's default has the option, read back into the list;
  * - a number or integer as a text field that says what to enter (its bounds too), read back into
- *   a number when the text is one as written; other text is left as it came, and the handler's
+ *   a number when the text is one as written; blank text for an optional number is no answer
+ *   (hosts send an empty text field as `""`); other text is left as it came, and the handler's
  *   own check asks again, saying what was wrong.
  */
 
@@ -57,7 +58,11 @@ function boundsOf(field: NumberFieldSchema): string {
 }
 
 /** A number field as a text field, and the text read back into a number. */
-function numberAsText(name: string, field: NumberFieldSchema): [StringFieldSchema, Restorer] {
+function numberAsText(
+  name: string,
+  field: NumberFieldSchema,
+  required: boolean,
+): [StringFieldSchema, Restorer] {
   const kind = field.type === 'integer' ? 'a whole number' : 'a number';
   const hint = `${kind}${boundsOf(field)}`;
   const text: StringFieldSchema = {
@@ -72,6 +77,8 @@ function numberAsText(name: string, field: NumberFieldSchema): [StringFieldSchem
     const given = content[name];
     if (typeof given !== 'string') return;
     const trimmed = given.trim();
+    // An optional number left blank was not given: a person can skip it as the form allows.
+    if (trimmed === '' && !required) delete content[name];
     // Only text that is the number as written becomes it; anything else fails the handler's own
     // check, which says what was wrong.
     if (shape.test(trimmed)) content[name] = Number(trimmed);
@@ -116,7 +123,7 @@ export function adaptFields(
       // Unticked boxes are an answer too; how many must be ticked is checked on the list.
       required = required?.filter((key) => key !== name);
     } else if ((field.type === 'number' || field.type === 'integer') && kinds.has(field.type)) {
-      const [text, restore] = numberAsText(name, field);
+      const [text, restore] = numberAsText(name, field, schema.required?.includes(name) === true);
       properties[name] = text;
       restorers.push(restore);
     } else {
