@@ -24,6 +24,8 @@ import type { FieldKind } from './hostProfiles.ts';
 /** A form whose fields some client cannot draw, as it can, and the way back. */
 export interface AdaptedFields {
   schema: ElicitationSchema;
+  /** The fields asked otherwise than written, by name (none when the form is as written). */
+  adapted: readonly string[];
   /** An answer to `schema`, as an answer to the form as written. */
   restore(answer: unknown): unknown;
 }
@@ -98,6 +100,7 @@ export function adaptFields(
 ): AdaptedFields {
   const properties: Record<string, PrimitiveFieldSchema> = {};
   const restorers: Restorer[] = [];
+  const adapted: string[] = [];
   let required = schema.required;
   for (const [name, field] of Object.entries(schema.properties)) {
     if (field.type === 'array' && kinds.has('multiSelect')) {
@@ -114,6 +117,7 @@ export function adaptFields(
         };
         properties[`${name}.${value}`] = yesNo;
       }
+      adapted.push(name);
       restorers.push((content) => {
         content[name] = options
           .filter(({ value }) => content[`${name}.${value}`] === true)
@@ -125,14 +129,16 @@ export function adaptFields(
     } else if ((field.type === 'number' || field.type === 'integer') && kinds.has(field.type)) {
       const [text, restore] = numberAsText(name, field, schema.required?.includes(name) === true);
       properties[name] = text;
+      adapted.push(name);
       restorers.push(restore);
     } else {
       properties[name] = field;
     }
   }
-  if (restorers.length === 0) return { schema, restore: (answer) => answer };
+  if (restorers.length === 0) return { schema, adapted, restore: (answer) => answer };
   const { required: _asWritten, ...rest } = schema;
   return {
+    adapted,
     schema: {
       ...rest,
       properties,

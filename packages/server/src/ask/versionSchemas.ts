@@ -26,6 +26,12 @@ import type { FieldKind } from './hostProfiles.ts';
 
 const FIRST_WITH_MODES = '2025-11-25';
 
+/**
+ * Where a form asked otherwise than written names the fields adapted (`_meta`), so a client can
+ * say why the form looks as it does.
+ */
+export const ADAPTED_META = 'dev.parley/adapted';
+
 type Params = ElicitFormParams | ElicitUrlParams;
 
 function refusal(
@@ -126,7 +132,7 @@ export function formFor(
 ): VersionedForm {
   const kinds = new Set<FieldKind>(drawing.cannotRender);
   if (version < FIRST_WITH_MODES) kinds.add('multiSelect');
-  let adapted: AdaptedFields = { schema: params.requestedSchema, restore: AS_IS };
+  let adapted: AdaptedFields = { schema: params.requestedSchema, adapted: [], restore: AS_IS };
   if (kinds.size > 0) {
     try {
       adapted = adaptFields(params.requestedSchema, kinds);
@@ -143,8 +149,13 @@ export function formFor(
     }
   }
   const form: ElicitFormParams = { ...params, requestedSchema: adapted.schema };
-  if (drawing.appElicitation === true) {
-    form._meta = { ...params._meta, ui: { resourceUri: APP_URI } };
+  // What a client shows of the route: the App that may draw the form, the fields adapted.
+  if (drawing.appElicitation === true || adapted.adapted.length > 0) {
+    form._meta = {
+      ...params._meta,
+      ...(drawing.appElicitation === true ? { ui: { resourceUri: APP_URI } } : {}),
+      ...(adapted.adapted.length > 0 ? { [ADAPTED_META]: adapted.adapted } : {}),
+    };
   }
   return { params: elicitParamsFor(form, version), restore: adapted.restore };
 }

@@ -367,6 +367,10 @@ describe('OpenAI Codex (codex-mcp-client), which draws no numbers or multi-selec
     expect(types).not.toContain('number');
     expect(types).not.toContain('integer');
     expect(types).not.toContain('array');
+    // The form says which fields it asks otherwise than written, for a client to show why.
+    expect(asked[0]!._meta).toMatchObject({
+      'dev.parley/adapted': ['tags', 'count', 'weight', 'rating'],
+    });
   });
 
   test('text that is not a number is asked again; the handler sees only the number', async () => {

@@ -216,6 +216,8 @@ describe('a pushed form for a client before 2025-11-25', () => {
         },
         required: ['note'],
       },
+      // Which fields are asked otherwise than written, for a client to show why.
+      _meta: { 'dev.parley/adapted': ['tags'] },
     });
   });
 
