@@ -43,6 +43,8 @@ const published = [
   'schema',
   'state-sealing',
   'middleware',
+  // The server serves the forms' MCP App on the App route.
+  'forms',
   'server',
   'client',
   'cli',

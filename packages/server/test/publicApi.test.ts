@@ -6,11 +6,15 @@ import * as api from '../src/index.ts';
 // together with a changeset.
 test('the public API is exactly this', () => {
   expect(Object.keys(api).sort()).toEqual([
+    'APP_ANSWER_TOOL',
+    'APP_ASK_META',
+    'APP_URI',
     'AcceptedElicitation',
     'CancelledElicitation',
     'Context',
     'DeclinedElicitation',
     'EraMismatchError',
+    'HOST_PROFILES',
     'InputRequiredToolResult',
     'InvalidAnswerError',
     'InvalidRequestStateError',
