@@ -119,6 +119,8 @@ export function adaptFields(
       }
       adapted.push(name);
       restorers.push((content) => {
+        // An answer that already holds the list (or no box at all) is left as it came.
+        if (!options.some(({ value }) => Object.hasOwn(content, `${name}.${value}`))) return;
         content[name] = options
           .filter(({ value }) => content[`${name}.${value}`] === true)
           .map(({ value }) => value);

@@ -2,6 +2,7 @@ import type { HandlerInfo } from '@parley/core';
 import type { BoundRequest, RequestBinding, RequestStateSealer } from '@parley/state-sealing';
 
 import type { AskedRecord } from '../ask/asked.ts';
+import type { FieldKind } from '../ask/hostProfiles.ts';
 import type { WarningSource } from '../ask/schemaWarnings.ts';
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { SingleUsePolicy } from './singleUse.ts';
@@ -23,6 +24,11 @@ export interface FlowRuntime {
   warn(message: string, source: WarningSource): void;
   /** The clock flows are timed with (ms since the epoch). */
   now: () => number;
+  /**
+   * Form fields this request's host cannot draw (its host profile): the forms it was sent had
+   * them adapted, and answers are read back into the forms as written before they are checked.
+   */
+  cannotRender?: readonly FieldKind[] | undefined;
 }
 
 /** What opening a flow needs of the handler. */

@@ -1,11 +1,32 @@
 import type { InputResponses } from '@parley/core';
 
-import { screenAnswers } from '../ask/asked.ts';
+import { screenAnswers, type AskedRecord } from '../ask/asked.ts';
+import { adaptFields } from '../ask/fieldAdaptation.ts';
+import type { FieldKind } from '../ask/hostProfiles.ts';
 import { answerProblem, type AnswerProblem } from '../ask/reask.ts';
 import { newFlowId, type FlowEnvelope } from './envelope.ts';
 import { Flow, mayReask } from './flow.ts';
 import type { FlowRequest, FlowSite } from './flowRuntime.ts';
 import type { ReplayedOutcome, TokenUse } from './singleUse.ts';
+
+/**
+ * Answers to forms adapted for a host that cannot draw some fields, read back into the forms as
+ * written (in place), so they are checked, and replayed, as answers to what the handler asked.
+ */
+function readBack(
+  answers: Record<string, InputResponses[string]>,
+  asked: AskedRecord,
+  kinds: readonly FieldKind[],
+): void {
+  const adaptable = new Set(kinds);
+  for (const key in answers) {
+    const question = asked[key]?.question;
+    if (question === undefined) continue;
+    answers[key] = adaptFields(question.requestedSchema, adaptable).restore(
+      answers[key],
+    ) as InputResponses[string];
+  }
+}
 
 /** An opened state, and the round's claim on its token (under single use). */
 export interface OpenedState {
@@ -42,6 +63,9 @@ export function screenFlow(
   let misfits: AnswerProblem[] = [];
   if (raw !== undefined) {
     const { kept, dropped } = screenAnswers(raw, asked);
+    if (runtime.cannotRender !== undefined && runtime.cannotRender.length > 0) {
+      readBack(kept, asked, runtime.cannotRender);
+    }
     const { handler } = target;
     for (const key of dropped) {
       runtime.warn(

@@ -6,7 +6,8 @@ import {
 } from '@parley/core';
 import type { MiddlewareContext } from '@parley/middleware';
 
-import { APP_URI, type AskReach } from '../ask/askRoutes.ts';
+import type { AskReach } from '../ask/askRoutes.ts';
+import { formFor } from '../ask/versionSchemas.ts';
 import type { Flow } from '../flow/flow.ts';
 import { Context } from '../handler/context.ts';
 import type { FallbackAnswers } from '../handler/contextTypes.ts';
@@ -146,7 +147,9 @@ export async function runRound(
   const sealing = flow.seal(
     ask,
     kept,
-    reach.appElicitation ? drawnByApp(sent) : sent,
+    reach.appElicitation || reach.cannotRender.length > 0
+      ? drawnForHost(sent, reach, req.request.protocolVersion)
+      : sent,
     trace?.sealed(runtime.now()),
   );
   // Sealed at once where the sealer answers at once: no await for it.
@@ -162,21 +165,23 @@ export async function runRound(
   return { kind: 'result', result: wire as unknown as Record<string, unknown> };
 }
 
-/** SEP-3118: each form names the App to draw it with; the schema stays for the host's own form. */
-function drawnByApp(sent: InputRequiredResult['inputRequests']): typeof sent {
+/**
+ * Each form as this host draws it (`formFor`): its fields adapted where the host cannot draw
+ * them, and, under SEP-3118, the App named to draw it with, the schema kept.
+ */
+function drawnForHost(
+  sent: InputRequiredResult['inputRequests'],
+  reach: AskReach,
+  version: string,
+): typeof sent {
   if (sent === undefined) return sent;
+  const drawing = { cannotRender: reach.cannotRender, appElicitation: reach.appElicitation };
   const drawn: NonNullable<typeof sent> = {};
   for (const key of Object.keys(sent)) {
     const request = sent[key] as InputRequest;
     drawn[key] =
       request.method === 'elicitation/create' && request.params.mode !== 'url'
-        ? {
-            ...request,
-            params: {
-              ...request.params,
-              _meta: { ...request.params._meta, ui: { resourceUri: APP_URI } },
-            },
-          }
+        ? { ...request, params: formFor(request.params, version, drawing).params }
         : request;
   }
   return drawn;

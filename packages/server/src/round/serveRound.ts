@@ -69,12 +69,15 @@ function labelOf(target: RoundTarget): string {
 /**
  * Where a round's flow opens: the server's runtime, except that a round on the App route is
  * single use even on a server that did not ask for it (an App's submission is a person's click,
- * and a replayed one must not run the tool's effects again).
+ * and a replayed one must not run the tool's effects again), and that answers from a host that
+ * cannot draw some fields are read back into the forms as written.
  */
 function flowRuntimeOf(runtime: RoundRuntime, reach: AskReach): FlowRuntime {
-  if (!reach.app || runtime.singleUse !== undefined) return runtime;
+  const appSingleUse = reach.app && runtime.singleUse === undefined;
+  if (!appSingleUse && reach.cannotRender.length === 0) return runtime;
   const { sealer, maxReasks, warn, now } = runtime;
-  return { sealer, maxReasks, warn, now, singleUse: runtime.appSingleUse };
+  const singleUse = appSingleUse ? runtime.appSingleUse : runtime.singleUse;
+  return { sealer, maxReasks, warn, now, singleUse, cannotRender: reach.cannotRender };
 }
 
 /** Serve one round. Never throws: every failure is a reply. */

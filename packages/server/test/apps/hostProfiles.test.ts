@@ -264,20 +264,32 @@ async function serve(mcp: ParleyServer): Promise<string> {
   return running.url as string;
 }
 
-/** A handshake-era SDK v2 client named `name` that declares form elicitation and answers it. */
+/**
+ * An SDK v2 client named `name` that declares form elicitation and answers it: on the handshake
+ * era (2025-11-25), or pinned to 2026-07-28 (`modern`), where it answers `inputRequests`.
+ */
 async function connect(
   url: string,
   name: string,
   answer: (params: Record<string, unknown>) => ElicitResult,
+  era: 'handshake' | 'modern' = 'handshake',
 ): Promise<Record<string, unknown>[]> {
   const asked: Record<string, unknown>[] = [];
-  client = new Client({ name, version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } });
+  client = new Client(
+    { name, version: '0.1.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(request.params as Record<string, unknown>);
     return answer(request.params as Record<string, unknown>) as never;
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+  expect(client.getNegotiatedProtocolVersion()).toBe(
+    era === 'modern' ? '2026-07-28' : '2025-11-25',
+  );
   return asked;
 }
 
@@ -388,5 +400,51 @@ describe('OpenAI Codex (codex-mcp-client), which draws no numbers or multi-selec
     expect(String(asked[1]!.message)).toMatch(/count/i);
     // Asked again as this host draws it: still text for the number.
     expect(asked[1]!.requestedSchema).toMatchObject({ properties: { count: { type: 'string' } } });
+  });
+});
+
+describe('OpenAI Codex on 2026-07-28: the forms it is returned are adapted the same way', () => {
+  const askOrder = elicitRequest(
+    'Your order?',
+    z.object({ tags: z.array(z.enum(['a', 'b', 'c'])).min(1), count: z.number().int().min(1) }),
+  );
+  test('yes/no fields and text in inputRequests; the handler gets the list and the number; a bad number is asked again', async () => {
+    const received: unknown[] = [];
+    const mcp = new ParleyServer({ name: 'orders', onWarning: () => {}, onError: () => {} });
+    mcp.tool('order', async (_args, ctx) => {
+      const order = await ctx.ask('order', askOrder);
+      if (order.action !== 'accept') return order.action;
+      received.push(order.data);
+      return `Ordered ${order.data.count} x ${order.data.tags.join('+')}`;
+    });
+    const url = await serve(mcp);
+    const counts = ['three', '3'];
+    const asked = await connect(
+      url,
+      'codex-mcp-client',
+      () => ({
+        action: 'accept',
+        content: { 'tags.a': true, 'tags.b': false, 'tags.c': true, count: counts.shift()! },
+      }),
+      'modern',
+    );
+    const result = await client!.callTool({ name: 'order', arguments: {} });
+    expect(text(result)).toBe('Ordered 3 x a+c');
+    expect(received).toStrictEqual([{ tags: ['a', 'c'], count: 3 }]);
+    expect(asked).toHaveLength(2);
+    for (const params of asked) {
+      const schema = params.requestedSchema as { properties: Record<string, { type: string }> };
+      expect(Object.keys(schema.properties).sort()).toEqual([
+        'count',
+        'tags.a',
+        'tags.b',
+        'tags.c',
+      ]);
+      expect(schema.properties.count).toMatchObject({ type: 'string' });
+      expect(params._meta).toMatchObject({ 'dev.parley/adapted': ['tags', 'count'] });
+    }
+    // The second form asks again, saying what was wrong with "three".
+    expect(asked[1]!.message).not.toBe('Your order?');
+    expect(asked[1]!.message).toMatch(/count|number/i);
   });
 });
