@@ -119,8 +119,10 @@ export function adaptFields(
       }
       adapted.push(name);
       restorers.push((content) => {
-        // An answer that already holds the list (or no box at all) is left as it came.
-        if (!options.some(({ value }) => Object.hasOwn(content, `${name}.${value}`))) return;
+        // An answer that already holds the list is left as it came; no box ticked is an
+        // empty list (a client may leave unticked boxes out).
+        const boxes = options.some(({ value }) => Object.hasOwn(content, `${name}.${value}`));
+        if (!boxes && Array.isArray(content[name])) return;
         content[name] = options
           .filter(({ value }) => content[`${name}.${value}`] === true)
           .map(({ value }) => value);

@@ -10,6 +10,7 @@ import { createBearerGate } from '../http/bearerAuth.ts';
 import { checkSessionIdPrefix } from '../http/httpOptions.ts';
 import { endpointLimits } from '../http/limits.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from '../round/limits.ts';
+import { KeptOutcomes } from '../flow/keptOutcomes.ts';
 import { createMemorySingleUseStore, type SingleUsePolicy } from '../flow/singleUse.ts';
 import type { ChangeNotifier } from '../runtime/changes.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
@@ -153,5 +154,6 @@ function singleUsePolicyOf(security: RequestStateSecurity): SingleUsePolicy | un
     store: singleUse === true ? createMemorySingleUseStore() : singleUse,
     leaseMs: security.roundLeaseMs ?? DEFAULT_ROUND_LEASE_MS,
     replayWindowMs: security.replayWindowMs ?? DEFAULT_REPLAY_WINDOW_MS,
+    kept: new KeptOutcomes(security.now !== undefined ? { now: security.now } : {}),
   };
 }

@@ -2,15 +2,20 @@ import { InvalidRequestStateError, checkOptionKeys, optionKeys } from '@parley/c
 
 import type { RequestTrace } from '../telemetry/requestTrace.ts';
 import type { FlowEnvelope, OpenedEnvelope } from './envelope.ts';
+import type { KeptOutcomes } from './keptOutcomes.ts';
 
 /**
  * Single use of `requestState`, in a way that survives real networks.
  *
  * The semantics (documented in the security guide):
  *
- * - A token is **spent by a round that completes**: one that answered with a result or with the
- *   next ask. A round that fails with an error (an answer that does not fit, a store outage…)
- *   does not spend it, so the client can correct its answer and retry with the same token.
+ * - A token is **spent by the round that runs its handler**, whatever it answers (the next ask,
+ *   a result, or the error the handler failed with): its effects happen at most once. A round
+ *   that fails before the handler runs (a store outage, bad state) or with an answer that does
+ *   not fit does not spend it, so the client can retry, or correct its answer, with it.
+ * - When the store cannot take the outcome after the handler ran, the claim is not released:
+ *   the outcome is kept in this process and written again until the store takes it
+ *   (`keptOutcomes.ts`).
  * - A **retry of a spent token within the replay window** (default 60 s) gets the very same
  *   outcome again, without running anything: the answer to a client whose response was lost.
  * - After the window, a spent token is refused like any invalid state, until it expires. A
@@ -130,11 +135,22 @@ export interface SingleUsePolicy {
   store: SingleUseStore;
   leaseMs: number;
   replayWindowMs: number;
+  /** Outcomes the store could not take yet (`keptOutcomes.ts`), in this process. */
+  kept: KeptOutcomes;
 }
 
 /** What a round may do with its token. */
 export type TokenUse =
-  | { kind: 'run'; finish: (outcome: unknown) => Promise<void>; release: () => Promise<void> }
+  | {
+      kind: 'run';
+      /**
+       * Record the round's outcome (its reply). Never rejects: when the store cannot take it,
+       * it is kept in this process and written again until the store does.
+       */
+      finish: (outcome: unknown) => Promise<void>;
+      /** The round failed before its handler ran: a retry may run it. */
+      release: () => Promise<void>;
+    }
   | { kind: 'replay'; outcome: unknown }
   | { kind: 'refuse' };
 
@@ -150,16 +166,23 @@ export async function useToken(
   expiresAt: number,
   signal?: AbortSignal,
 ): Promise<TokenUse> {
-  const { store, leaseMs, replayWindowMs } = policy;
+  const { store, leaseMs, replayWindowMs, kept } = policy;
   const giveUpAt = Date.now() + leaseMs + POLL_MS;
   for (;;) {
+    // An outcome this process could not record yet is the token's, whatever the store says.
+    const held = kept.get(tokenId);
+    if (held !== undefined) return { kind: 'replay', outcome: JSON.parse(held) as unknown };
     const found = await store.begin(tokenId, { leaseMs, expiresAt });
     switch (found.status) {
       case 'started':
         return {
           kind: 'run',
-          finish: (outcome) =>
-            store.finish(tokenId, JSON.stringify(outcome), { replayWindowMs, expiresAt }),
+          finish: (outcome) => {
+            const json = JSON.stringify(outcome);
+            const write = () => store.finish(tokenId, json, { replayWindowMs, expiresAt });
+            // Never a failure of the round, never a release: the handler ran.
+            return write().catch(() => kept.keep(tokenId, json, expiresAt, write));
+          },
           release: () => store.release(tokenId),
         };
       case 'finished':

@@ -1,4 +1,9 @@
-import { JSON_RPC_ERROR_CODES, ParleyError } from '@parley/core';
+import {
+  InvalidAnswerError,
+  JSON_RPC_ERROR_CODES,
+  ParleyError,
+  type JsonRpcErrorObject,
+} from '@parley/core';
 import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
 
 import { reachOf, type AskReach } from '../ask/askRoutes.ts';
@@ -140,14 +145,13 @@ export async function serveRound(
   const bound: RequestBinding | BoundRequest =
     req.requestState === undefined ? binding : runtime.sealer.bind(binding);
   let flow: Flow | undefined;
+  let handlerRan = false;
   try {
     try {
       // At once, without an await, where opening answers at once (node:crypto, no single use).
       const opening = openFlow(flowRuntimeOf(runtime, reach), target, req, bound);
       const opened = opening instanceof Promise ? await opening : opening;
-      if (!(opened instanceof Flow)) {
-        return { kind: 'result', result: opened.replay as Record<string, unknown> };
-      }
+      if (!(opened instanceof Flow)) return replayOf(opened.replay);
       flow = opened;
     } catch (error) {
       serverFault(error);
@@ -156,24 +160,45 @@ export async function serveRound(
     // The span starts once the state is open: the flow's trace context is sealed inside it.
     trace?.begin(flow.envelope?.trace);
     trace?.flow(flow.identity, runtime.now);
+    handlerRan = true;
     // While telemetry records, the handler runs with the request's span active.
     const reply = await (trace === undefined
       ? runRound(runtime, req, target, checked.value, flow, reach)
       : trace.run(runRound, runtime, req, target, checked.value, flow, reach));
-    const use = flow.use;
-    if (use?.kind === 'run') {
-      if (reply.kind === 'result') await use.finish(reply.result).catch(serverFault);
-      else await use.release().catch(serverFault);
-    }
+    // Under single use the token is spent with this outcome (kept in this process until the
+    // store takes it, when it is down): a retry gets it again, never a second run.
+    if (flow.use?.kind === 'run') await flow.use.finish(outcomeOf(reply));
     return reply;
   } catch (error) {
-    const use = flow?.use;
-    if (use?.kind === 'run') await use.release().catch(() => undefined);
-    return fail(runtime, error, {
+    const reply = fail(runtime, error, {
       era,
       kind: target.handler.kind,
       method: req.method,
       target: target.handler.name,
     });
+    const use = flow?.use;
+    if (use?.kind === 'run') {
+      // Before the handler, or an answer that does not fit (the client corrects it with the
+      // same token): nothing is spent. After it, the failure is the token's outcome.
+      if (handlerRan && !(error instanceof InvalidAnswerError)) await use.finish(outcomeOf(reply));
+      else await use.release().catch(() => undefined);
+    }
+    return reply;
   }
+}
+
+/** Where a kept outcome that is an error says so (a result is kept as it went out). */
+const ERROR_OUTCOME = 'parley/error';
+
+/** A round's reply as single use keeps it. */
+function outcomeOf(reply: RoundReply): unknown {
+  return reply.kind === 'result' ? reply.result : { [ERROR_OUTCOME]: reply.error };
+}
+
+/** A kept outcome, as the reply it was. */
+function replayOf(outcome: unknown): RoundReply {
+  const record = outcome as Record<string, unknown>;
+  return Object.hasOwn(record, ERROR_OUTCOME)
+    ? { kind: 'error', error: record[ERROR_OUTCOME] as JsonRpcErrorObject }
+    : { kind: 'result', result: record };
 }
