@@ -202,10 +202,12 @@ export function profileOf(
   client: Implementation | undefined,
 ): HostProfile | undefined {
   if (client === undefined) return undefined;
-  const name = client.name.toLowerCase();
+  const { name } = client;
   let found: HostProfile | undefined;
   for (const row of table) {
-    if (row.name.toLowerCase() !== name) continue;
+    // Every round asks this: names of another length are passed over without a copy.
+    if (row.name.length !== name.length) continue;
+    if (row.name !== name && row.name.toLowerCase() !== name.toLowerCase()) continue;
     if (!inVersionRange(row.versions ?? '*', client.version)) continue;
     found = found === undefined ? row : { ...found, ...row };
   }
