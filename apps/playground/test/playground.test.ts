@@ -275,6 +275,12 @@ describe('the page, in Chromium, against the booking app', () => {
       '{"action":"accept","content":{"destination":"Lisbon"}}',
     );
     expect(await rounds.nth(2).innerText()).toContain('"passenger":"Ada Lovelace"');
+    // Each question went to the client's own form.
+    expect(await rounds.locator('.route').allInnerTexts()).toEqual([
+      'route: elicitation',
+      'route: elicitation',
+      'route: elicitation',
+    ]);
     expect(await call.locator('.result').innerText()).toContain('isError: false');
     expect(pageErrors).toEqual([]);
     passed.add('modern');
@@ -289,6 +295,11 @@ describe('the page, in Chromium, against the booking app', () => {
     expect(await rounds.count()).toBe(3);
     expect(await rounds.nth(1).innerText()).toContain('When would you like to fly to Lisbon?');
     expect(await rounds.nth(0).innerText()).toContain('State: none (handshake era');
+    expect(await rounds.locator('.route').allInnerTexts()).toEqual([
+      'route: elicitation',
+      'route: elicitation',
+      'route: elicitation',
+    ]);
     expect(pageErrors).toEqual([]);
     passed.add('handshake');
   });
@@ -368,6 +379,95 @@ describe('the page, in Chromium, against the booking app', () => {
       writeFileSync(partial, screenshot!);
       renameSync(partial, screenshotPath);
     }
+  });
+});
+
+/** Connect the page to the booking app in `era` as the host `host` names, and choose book_flight. */
+async function connectAs(era: 'modern' | 'handshake', host: string): Promise<void> {
+  await page.goto(playgroundUrl);
+  const exact = { exact: true };
+  await expect.poll(() => page.getByLabel('URL', exact).inputValue()).toBe(bookingUrl);
+  await page.getByLabel('Era', exact).selectOption(era);
+  await page.getByLabel(host, exact).check();
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByText(`Connected to ${bookingUrl}: ${era} era`).waitFor();
+  await page.getByRole('button', { name: 'book_flight', exact: true }).click();
+}
+
+describe('the page, in Chromium, as hosts that cannot ask', () => {
+  for (const era of ['modern', 'handshake'] as const) {
+    test(`${era} era: as a host that draws MCP Apps, book_flight is booked through parley_answer, each question labelled App`, async () => {
+      await connectAs(era, 'Connect as a host that draws MCP Apps and cannot ask');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+      // The App's form checks each field with the server's rules before anything is sent.
+      const destination = page.getByLabel('Destination');
+      await destination.fill('L');
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await expect.poll(() => destination.getAttribute('aria-invalid')).toBe('true');
+      await destination.fill('Lisbon');
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByLabel('Date').fill('2026-09-01');
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByLabel('Passenger').fill('Grace Hopper');
+      // Mid-call: the host options, a question and the App rounds so far.
+      expect(await accessibilityProblems()).toEqual([]);
+      await page.getByRole('button', { name: 'Accept' }).click();
+
+      const call = page.locator('.call').first();
+      await expect
+        .poll(() => call.locator('.result').innerText())
+        .toMatch(/Booked BK-\d{4}: Grace Hopper to Lisbon on 2026-09-01/);
+      const rounds = call.locator('.round');
+      expect(await rounds.count()).toBe(3);
+      expect(await rounds.locator('.route').allInnerTexts()).toEqual([
+        'route: App',
+        'route: App',
+        'route: App',
+      ]);
+      // The refused "L" never reached the server; each round carried the App's sealed state.
+      expect(await rounds.nth(0).innerText()).toContain(
+        '{"action":"accept","content":{"destination":"Lisbon"}}',
+      );
+      expect(await rounds.nth(1).innerText()).toContain('When would you like to fly to Lisbon?');
+      const sizes = await rounds.evaluateAll((items) =>
+        items.map((item) => Number((item as HTMLElement).dataset.stateBytes)),
+      );
+      expect(sizes.every((size) => size > 0)).toBe(true);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  test('as a host that cannot ask at all, the questions are left to the conversation, then answered as arguments', async () => {
+    await connectAs('modern', 'Connect as a host that cannot ask (no elicitation)');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const asked = page.locator('.call').first();
+    await asked.locator('.result').waitFor();
+    const questions = asked.locator('.result .conversation li');
+    expect(await questions.count()).toBe(3);
+    expect(await questions.locator('.route').allInnerTexts()).toEqual([
+      'route: conversation',
+      'route: conversation',
+      'route: conversation',
+    ]);
+    expect(await questions.first().innerText()).toContain(
+      'Where would you like to fly? route: conversation — run again with destination',
+    );
+    expect(await asked.locator('.result').innerText()).toContain('isError: true');
+    expect(await accessibilityProblems()).toEqual([]);
+
+    // The conversation's answers, as the tool's arguments.
+    const form = page.locator('#call-arguments');
+    await form.getByLabel('Destination').fill('Oslo');
+    await form.getByLabel('Date').fill('2026-11-03');
+    await form.getByLabel('Passenger').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const booked = page.locator('.call').first();
+    await expect
+      .poll(() => booked.locator('.result').innerText())
+      .toMatch(/Booked BK-\d{4}: Ada Lovelace to Oslo on 2026-11-03/);
+    expect(await booked.locator('.route').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
 

@@ -156,18 +156,32 @@ export async function askMissingArguments(
 ): Promise<Record<string, unknown> | Dismissed> {
   const missing = missingArguments(inputSchema, args);
   if (missing.length === 0) return args;
-  const { properties = {} } = asArgumentSchema(inputSchema);
   prompter.question(
     heading,
     `Not on the command line: ${missing.join(', ')}. Fill ${missing.length === 1 ? 'it' : 'them'} in here (or give ${missing.map((name) => `${name}=…`).join(' ')} next time).`,
     'Ctrl-D or Esc: do not call it',
   );
-  const completed = { ...args };
-  for (const name of missing) {
+  const values = await askArguments(prompter, inputSchema, missing, signal);
+  return isDismissed(values) ? values : { ...args, ...values };
+}
+
+/**
+ * Ask for the arguments `names` of `inputSchema`, one prompt each, every one of them required;
+ * resolves to their values, or to how the person left.
+ */
+export async function askArguments(
+  prompter: Prompter,
+  inputSchema: unknown,
+  names: readonly string[],
+  signal?: AbortSignal,
+): Promise<Record<string, unknown> | Dismissed> {
+  const { properties = {} } = asArgumentSchema(inputSchema);
+  const values: Record<string, unknown> = {};
+  for (const name of names) {
     const value = await askOne(prompter, name, properties[name] ?? {}, signal);
     if (isDismissed(value)) return value;
-    // An empty optional answer cannot happen here: every missing argument is required.
-    if (value !== undefined) completed[name] = value;
+    // Never empty: each prompt asks for a required value.
+    if (value !== undefined) values[name] = value;
   }
-  return completed;
+  return values;
 }

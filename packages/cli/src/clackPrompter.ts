@@ -104,8 +104,16 @@ export function clackPrompter(streams: ClackStreams = {}): Prompter {
           ...(signal !== undefined ? { signal } : {}),
         }),
       ),
-    question: (heading, message, hint) =>
-      clack.log.step(`${styleText('dim', heading)}\n${message}\n${styleText('dim', hint)}`, io),
+    question: (heading, message, hint, route) =>
+      clack.log.step(
+        [
+          styleText('dim', heading),
+          ...(route !== undefined ? [styleText('dim', `route: ${route}`)] : []),
+          message,
+          styleText('dim', hint),
+        ].join('\n'),
+        io,
+      ),
     step: (message) => clack.log.step(message, io),
     info: (message) => clack.log.info(message, io),
     success: (message) => clack.log.success(message, io),

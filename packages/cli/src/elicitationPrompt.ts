@@ -1,6 +1,10 @@
-import { InvalidAnswerError, type ElicitFormParams, type ElicitUrlParams } from '@parley/core';
+import {
+  InvalidAnswerError,
+  type ElicitFormParams,
+  type ElicitResult,
+  type ElicitUrlParams,
+} from '@parley/core';
 import type {
-  ElicitationAnswer,
   ElicitationHandler,
   FieldDescriptor,
   InputContext,
@@ -9,20 +13,20 @@ import type {
 
 import { askField, fieldChecker, fieldProblem, type FieldAnswer } from './fieldPrompt.ts';
 import { CANCELLED, DECLINED, DISMISS_KEYS, type Dismissed, type Prompter } from './prompter.ts';
+import { elicitationRoute } from './routes.ts';
 
 /**
  * An elicitation as terminal prompts: where it comes from and the server's message, a hint line
  * with the keys that decline (Ctrl-D) or cancel (Esc) it, then one prompt per field, the first
  * one open at once. The answer is built with `responseType(values)`, so the schema's defaults
- * fill what was left empty and nothing invalid is ever sent.
+ * fill what was left empty and nothing invalid is ever sent. The same questions are asked for
+ * the App route (`appRoute.ts`), where the CLI answers as Parley's App would.
  */
-
-type Action = 'accept' | 'decline' | 'cancel';
 
 const CANCEL = { action: 'cancel' } as const;
 const DECLINE = { action: 'decline' } as const;
 
-function dismissal(reason: Dismissed): ElicitationAnswer {
+function dismissal(reason: Dismissed): ElicitResult {
   return reason === DECLINED ? DECLINE : CANCEL;
 }
 
@@ -43,7 +47,7 @@ async function answerUrl(
   prompter: Prompter,
   params: ElicitUrlParams,
   signal: AbortSignal,
-): Promise<ElicitationAnswer> {
+): Promise<ElicitResult> {
   // Never opened for the person: they read where it goes and open it themselves, or not.
   prompter.note(params.url, 'Open this URL in your browser');
   const agreed = await prompter.confirm({
@@ -60,7 +64,7 @@ async function answerForm(
   responseType: ResponseBuilder,
   params: ElicitFormParams,
   signal: AbortSignal,
-): Promise<ElicitationAnswer> {
+): Promise<ElicitResult> {
   const { fields } = responseType;
   // Nothing to fill in (an approval): yes accepts, no declines.
   if (fields.length === 0) {
@@ -105,44 +109,69 @@ async function answerForm(
   }
 }
 
+/** Where a question comes from, and which way it reached the person. */
+export interface QuestionPlace {
+  /** The line above it (`book_flight asks (round 1)`). */
+  heading: string;
+  /** The route it took (`routes.ts`). */
+  route: string;
+  /** Shared by the questions of one round, so a cancel ends them all; none outside a call. */
+  round: string | undefined;
+  /** Aborted when the call is over. */
+  signal: AbortSignal;
+}
+
+/** Asks one form or URL question in the terminal; resolves to the answer to send. */
+export type QuestionAsker = (
+  params: ElicitFormParams | ElicitUrlParams,
+  responseType: ResponseBuilder,
+  place: QuestionPlace,
+) => Promise<ElicitResult>;
+
 /**
- * The CLI's `elicitationHandler`. `queue` makes requests that arrive together wait their turn
+ * Questions as terminal prompts. `queue` makes questions that arrive together wait their turn
  * (see `oneAtATime`).
  */
-export function createElicitationHandler(
+export function createQuestionAsker(
   prompter: Prompter,
   queue: <T>(task: () => Promise<T>) => Promise<T>,
-): ElicitationHandler {
+): QuestionAsker {
   let cancelledRound: string | undefined;
-  return (message, responseType, params, ctx) =>
+  return (params, responseType, place) =>
     queue(async () => {
-      const round = roundKey(ctx);
+      const { round, signal } = place;
       // The call is already over (another request of its round failed): nothing to ask.
-      if (ctx.signal.aborted) return CANCEL;
+      if (signal.aborted) return CANCEL;
       if (round !== undefined && round === cancelledRound) {
-        prompter.info(`Cancelled with the rest of the round: ${message}`);
+        prompter.info(`Cancelled with the rest of the round: ${params.message}`);
         return CANCEL;
       }
-      prompter.question(roundLabel(ctx), message, DISMISS_KEYS);
+      prompter.question(place.heading, params.message, DISMISS_KEYS, place.route);
       const answer =
         params.mode === 'url'
-          ? await answerUrl(prompter, params, ctx.signal)
-          : await answerForm(prompter, responseType, params, ctx.signal);
-      if (isAction(answer, 'cancel')) {
+          ? await answerUrl(prompter, params, signal)
+          : await answerForm(prompter, responseType, params, signal);
+      if (answer.action === 'cancel') {
         cancelledRound = round;
         prompter.warn('Cancelled.');
-      } else if (isAction(answer, 'decline')) {
+      } else if (answer.action === 'decline') {
         prompter.warn('Declined.');
       }
       return answer;
     });
 }
 
-function isAction(answer: ElicitationAnswer, action: Action): boolean {
-  return (
-    typeof answer === 'object' &&
-    answer !== null &&
-    !Array.isArray(answer) &&
-    answer.action === action
-  );
+/** The CLI's `elicitationHandler`: each question says the route it took. */
+export function createElicitationHandler(
+  prompter: Prompter,
+  queue: <T>(task: () => Promise<T>) => Promise<T>,
+): ElicitationHandler {
+  const ask = createQuestionAsker(prompter, queue);
+  return (_message, responseType, params, ctx) =>
+    ask(params, responseType, {
+      heading: roundLabel(ctx),
+      route: elicitationRoute(params),
+      round: roundKey(ctx),
+      signal: ctx.signal,
+    });
 }

@@ -25,6 +25,12 @@ export interface CommonFlags {
    * do for them (hidden, or their questions as arguments).
    */
   noElicitation: boolean;
+  /**
+   * `--as-app-host` (`parley call` only): connect as a host that draws MCP Apps and cannot
+   * elicit, declaring the UI extension and nothing else, and answer the questions the App would
+   * show in the terminal.
+   */
+  asAppHost: boolean;
 }
 
 export type CliCommand =
@@ -155,7 +161,13 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     ...(values.timeout !== undefined ? { timeoutMs: readTimeout(values.timeout)! } : {}),
     serverStderr: values['server-stderr'] === true,
     noElicitation: values['no-elicitation'] === true,
+    asAppHost: values['as-app-host'] === true,
   };
+  if (flags.asAppHost && kind !== 'call') {
+    throw new UsageError(
+      `--as-app-host is for parley call: an App is shown for a tool call, not for parley ${kind}.`,
+    );
+  }
 
   switch (kind) {
     case 'tools':
@@ -210,6 +222,7 @@ function parseFlags(args: string[]) {
       timeout: { type: 'string' },
       'server-stderr': { type: 'boolean' },
       'no-elicitation': { type: 'boolean' },
+      'as-app-host': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

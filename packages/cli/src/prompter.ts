@@ -59,8 +59,11 @@ export interface PromptLog {
   /**
    * A question from the server, before its fields: where it comes from (`book_flight asks
    * (round 1)`), the server's message, and a hint line with the keys that decline or cancel.
+   * `route`, given for every question a server asks, is the way it reached the person
+   * (`elicitation (the client's own form)`, `App (answered here, as the App would)`,
+   * `conversation (arguments)`), for a line of its own above the message.
    */
-  question(heading: string, message: string, hint: string): void;
+  question(heading: string, message: string, hint: string, route?: string): void;
   step(message: string): void;
   info(message: string): void;
   success(message: string): void;

@@ -4,7 +4,8 @@ import { askMissingArguments, missingArguments, promptArgumentSchema } from './a
 import { ConnectionProblem, explainConnectionFailure } from './connectionProblem.ts';
 import { cwdRoots } from './cwdRoots.ts';
 import { describeError } from './describeError.ts';
-import { createElicitationHandler } from './elicitationPrompt.ts';
+import { followRoutes } from './callRoutes.ts';
+import { createElicitationHandler, createQuestionAsker } from './elicitationPrompt.ts';
 import { nonInteractive } from './nonInteractive.ts';
 import { oneAtATime } from './oneAtATime.ts';
 import {
@@ -22,6 +23,7 @@ import {
   formatToolList,
   formatToolResult,
 } from './renderResult.ts';
+import { MCP_APPS_EXTENSION } from './routes.ts';
 import { createSamplingHandler } from './samplingPrompt.ts';
 import { reportTask } from './taskStatus.ts';
 import { promptArguments, toolArguments } from './toolArguments.ts';
@@ -82,19 +84,39 @@ export function targetLabel(target: ServerTarget): string {
   return `${label.slice(0, Math.ceil(half))}…${label.slice(-Math.floor(half))}`;
 }
 
-function createClient(command: ServerCommand, io: CliIo, prompter: Prompter): Client {
-  // Questions that arrive together (one modern round) are asked one after another.
-  const queue = oneAtATime();
-  const options: ClientOptions = {
+/** What the client declares and answers within a call. */
+function clientOptions(
+  command: ServerCommand,
+  io: CliIo,
+  prompter: Prompter,
+  queue: ReturnType<typeof oneAtATime>,
+): ClientOptions {
+  const base: ClientOptions = {
     mode: command.mode,
     ...(command.timeoutMs !== undefined ? { timeoutMs: command.timeoutMs } : {}),
+  };
+  // A host that draws MCP Apps and cannot ask: the UI extension, and nothing else.
+  if (command.asAppHost) return { ...base, tasks: false, extensions: MCP_APPS_EXTENSION };
+  return {
+    ...base,
     ...(command.noElicitation
       ? {}
       : { elicitationHandler: createElicitationHandler(prompter, queue) }),
     samplingHandler: createSamplingHandler(prompter, queue),
     roots: cwdRoots(io.cwd, prompter, queue),
   };
-  return new Client(clientTarget(command.target, command.serverStderr, io), options);
+}
+
+function createClient(
+  command: ServerCommand,
+  io: CliIo,
+  prompter: Prompter,
+  queue: ReturnType<typeof oneAtATime> = oneAtATime(),
+): Client {
+  return new Client(
+    clientTarget(command.target, command.serverStderr, io),
+    clientOptions(command, io, prompter, queue),
+  );
 }
 
 /**
@@ -247,6 +269,7 @@ async function perform(
   client: Client,
   io: CliIo,
   prompter: Prompter,
+  queue: ReturnType<typeof oneAtATime>,
 ): Promise<{ text: string; failed: boolean }> {
   const { signal } = io;
   const interactive = io.interactive !== false;
@@ -262,9 +285,15 @@ async function perform(
         prompter,
         signal,
       );
-      const result = await client.callTool(command.name, args, {
-        ...callOptions,
-        onTask: reportTask(prompter, command.name),
+      const options = { ...callOptions, onTask: reportTask(prompter, command.name) };
+      const result = await followRoutes(await client.callTool(command.name, args, options), {
+        client,
+        prompter,
+        ask: createQuestionAsker(prompter, queue),
+        tool,
+        args,
+        interactive,
+        options,
       });
       return { text: formatToolResult(result), failed: result.isError };
     }
@@ -295,13 +324,15 @@ async function perform(
 async function converse(command: ConverseCommand, io: CliIo, prompter: Prompter): Promise<number> {
   const what = command.kind === 'read' ? command.uri : command.name;
   prompter.intro(`parley ${command.kind} ${what}`);
-  const client = createClient(command, io, prompter);
+  // Questions that arrive together (one modern round) are asked one after another.
+  const queue = oneAtATime();
+  const client = createClient(command, io, prompter, queue);
   try {
     await connect(client, command, io.signal);
     prompter.info(
       `Connected to ${targetLabel(command.target)}\n${client.era} era, MCP ${client.protocolVersion}`,
     );
-    const { text, failed } = await perform(command, client, io, prompter);
+    const { text, failed } = await perform(command, client, io, prompter, queue);
     if (failed) {
       prompter.error(`${what} reported an error:`);
       prompter.outro('Failed');

@@ -42,12 +42,15 @@ Options:
   --timeout <ms>                         wait for the server (default 60000)
   --server-stderr                        show a stdio server's stderr
   --no-elicitation                       declare no elicitation, like many hosts
+  --as-app-host                          call as a host that draws MCP Apps and
+                                         cannot elicit; answer what the App asks
   -h, --help                             this text
 
-Questions: each field is asked in turn, its limits shown (5–480, at least 2
-characters). Ctrl-D declines the question (the server carries on without
-the answer); Esc or Ctrl-C cancels it. A sampling request asks you to type
-the model's reply; the current directory is offered as the one root.
+Questions: a line says the route each took (the client's own form, the App,
+the conversation); each field is asked in turn, its limits shown (5–480, at
+least 2 characters). Ctrl-D declines the question (the server carries on
+without the answer); Esc or Ctrl-C cancels it. A sampling request asks you to
+type the model's reply; the current directory is offered as the one root.
 
 Exit codes: 0 done, 1 the tool reported an error or the call failed, 2 usage
 (a required argument not given included).

@@ -63,10 +63,11 @@ async function elicit(
 }
 
 describe('the question', () => {
-  test('comes first: where it comes from, the server’s message and the keys; then the first field, at once', async () => {
+  test('comes first: where it comes from, the route it took, the server’s message and the keys; then the first field, at once', async () => {
     const { prompter } = await elicit(form('Who is travelling?', passengerForm), ['Ada', true]);
-    expect(prompter.screen.slice(0, 4)).toEqual([
+    expect(prompter.screen.slice(0, 5)).toEqual([
       'question: book_flight asks (round 1)',
+      "  route: elicitation (the client's own form)",
       '  Who is travelling?',
       '  (Ctrl-D declines · Esc cancels)',
       '? Passenger · Full name as on the passport',

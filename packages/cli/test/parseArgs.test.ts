@@ -5,7 +5,7 @@ import { parseCommandLine } from '../src/parseArgs.ts';
 import { UsageError } from '../src/usage.ts';
 
 const URL = 'http://127.0.0.1:3001/mcp';
-const defaults = { mode: 'auto', serverStderr: false, noElicitation: false };
+const defaults = { mode: 'auto', serverStderr: false, noElicitation: false, asAppHost: false };
 
 describe('commands', () => {
   test('help: no arguments, help, -h, --help anywhere', () => {
@@ -58,6 +58,14 @@ describe('commands', () => {
     expect(parseCommandLine(['read', URL, 'report://summary'])).toMatchObject({
       kind: 'read',
       uri: 'report://summary',
+    });
+  });
+
+  test('--as-app-host, on parley call', () => {
+    expect(parseCommandLine(['call', URL, 'book_flight', '--as-app-host'])).toMatchObject({
+      kind: 'call',
+      asAppHost: true,
+      noElicitation: false,
     });
   });
 
@@ -142,6 +150,8 @@ describe('usage errors say what to type', () => {
     [['tools', URL, 'extra'], /takes no more than the server/],
     [['tools', '--stdio', 'a', '--', 'b'], /either --stdio .* or -- <command>, not both/],
     [['tools', '--'], /-- needs a command to start/],
+    [['prompt', URL, 'x', '--as-app-host'], /--as-app-host is for parley call/],
+    [['read', URL, 'x', '--as-app-host'], /not for parley read/],
   ])('%j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);

@@ -5,7 +5,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { CANCELLED, DECLINED } from '../src/prompter.ts';
-import { runCli } from '../src/runCli.ts';
 import { USAGE } from '../src/usage.ts';
 import {
   NODE_FROM_SOURCE,
@@ -14,27 +13,7 @@ import {
   stdioCommand,
   type RunningApp,
 } from './helpers/demoApps.ts';
-import { scriptedPrompter, type ScriptedAnswer } from './helpers/scriptedPrompter.ts';
-
-/** `parley …` with a scripted person, against the real demo apps in child processes. */
-async function parley(
-  argv: string[],
-  answers: ScriptedAnswer[] = [],
-  options: { interactive?: boolean; signal?: AbortSignal } = {},
-) {
-  const prompter = scriptedPrompter(answers);
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    prompter,
-    cwd: repoRoot,
-    ...options,
-  });
-  expect(prompter.remaining, 'every scripted answer was used').toEqual([]);
-  return { code, stdout, stderr, screen: prompter.screen };
-}
+import { parley } from './helpers/runParley.ts';
 
 /** A port nothing listens on: bound once by the system, then closed. */
 async function closedPort(): Promise<number> {
@@ -57,8 +36,11 @@ afterAll(async () => {
 });
 
 describe('parley call', () => {
-  test('--no-elicitation: a host that cannot ask; book_flight says what to ask, then books with the arguments', async () => {
-    const asked = await parley(['call', booking.url, 'book_flight', '--no-elicitation']);
+  test('--no-elicitation: a host that cannot ask; without a terminal book_flight says what to ask, then books with the arguments', async () => {
+    const asked = await parley(['call', booking.url, 'book_flight', '--no-elicitation'], [], {
+      interactive: false,
+    });
+    expect(asked.code).toBe(1);
     expect(asked.stdout).toContain('- destination: Where would you like to fly?');
     expect(asked.stdout).toContain(
       'call book_flight again with the same arguments and these added:',
@@ -90,12 +72,15 @@ describe('parley call', () => {
     );
     expect(questions).toEqual([
       'question: book_flight asks (round 1)',
+      "  route: elicitation (the client's own form)",
       '  Where would you like to fly?',
       '? Destination · City or airport · at least 2 characters',
       'question: book_flight asks (round 2)',
+      "  route: elicitation (the client's own form)",
       '  When would you like to fly to Paris?',
       '? Date · Departure date (YYYY-MM-DD)',
       'question: book_flight asks (round 3)',
+      "  route: elicitation (the client's own form)",
       '  Book a flight to Paris on 2026-08-01? Who is travelling?',
       '? Passenger · Full name as on the passport',
       '? Book it · Book this flight',

@@ -57,6 +57,7 @@ describe('parley call on a task', () => {
     expect(lines).toEqual([
       `step: deploy runs as a task (${taskId}); Ctrl-C cancels it.\nTask working: Started`,
       'question: deploy asks (round 1)',
+      "  route: elicitation (the client's own form)",
       '  Deploy build 42 to production?',
       expect.stringMatching(/^ {2}\(/),
       '? Approve',

@@ -31,14 +31,21 @@ export type InputAnswerer = (request: InputRequest, ctx: InputContext) => Promis
 /**
  * What to declare: only what a handler can answer, so a server never asks for the rest. URL mode
  * is declared with form mode: the same handler gets both, with the URL in `params`. The tasks
- * extension is declared when the client takes tasks (a 2025-11-25 server ignores it).
+ * extension is declared when the client takes tasks (a 2025-11-25 server ignores it), beside the
+ * extensions the client was given.
  */
-export function capabilitiesFor(handlers: InputHandlers & { tasks?: boolean }): ClientCapabilities {
+export function capabilitiesFor(
+  handlers: InputHandlers & { tasks?: boolean; extensions?: Record<string, object> },
+): ClientCapabilities {
+  const extensions = {
+    ...handlers.extensions,
+    ...(handlers.tasks === true ? { [TASKS_EXTENSION]: {} } : {}),
+  };
   return {
     ...(handlers.elicitationHandler ? { elicitation: { form: {}, url: {} } } : {}),
     ...(handlers.samplingHandler ? { sampling: {} } : {}),
     ...(handlers.roots ? { roots: {} } : {}),
-    ...(handlers.tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
   };
 }
 

@@ -1,4 +1,10 @@
-import { checkOptionKeys, optionKeys, type Implementation } from '@parley/core';
+import {
+  TASKS_EXTENSION,
+  checkOptionKeys,
+  isRecord,
+  optionKeys,
+  type Implementation,
+} from '@parley/core';
 
 import { resolveHttpOptions, type ResolvedHttpOptions } from './http/httpOptions.ts';
 import { checkRoots } from './samplingAndRoots.ts';
@@ -29,6 +35,7 @@ export interface ResolvedOptions {
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
   tasks: boolean;
+  extensions: Readonly<Record<string, object>>;
   telemetry: ClientTelemetry;
 }
 
@@ -95,6 +102,30 @@ function checkRootsOption(value: unknown): RootsProvider | undefined {
   return Object.freeze(checkRoots(value));
 }
 
+const NO_EXTENSIONS: Readonly<Record<string, object>> = Object.freeze({});
+
+function checkExtensions(value: unknown): Readonly<Record<string, object>> {
+  if (value === undefined) return NO_EXTENSIONS;
+  if (!isRecord(value)) {
+    throw new TypeError(
+      "Client: extensions must be an object of extension settings by id, e.g. { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }.",
+    );
+  }
+  for (const [id, settings] of Object.entries(value)) {
+    if (id === TASKS_EXTENSION) {
+      throw new TypeError(
+        `Client: extensions may not name ${TASKS_EXTENSION}; the tasks option declares it.`,
+      );
+    }
+    if (!isRecord(settings)) {
+      throw new TypeError(
+        `Client: extensions[${JSON.stringify(id)}] must be an object (its settings, {} for none).`,
+      );
+    }
+  }
+  return Object.freeze({ ...(value as Record<string, object>) });
+}
+
 const TELEMETRY_OPTIONS = optionKeys<ClientTelemetryOptions>()(['tracerProvider']);
 
 function checkTelemetry(value: unknown): ClientTelemetry {
@@ -129,6 +160,7 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
     'headers',
     'fetch',
     'tasks',
+    'extensions',
     'telemetry',
   ],
   {
@@ -171,6 +203,7 @@ export function resolveOptions(
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
     http: resolveHttpOptions(options, targetKind),
     tasks: checkBoolean('tasks', options.tasks, true),
+    extensions: checkExtensions(options.extensions),
     telemetry: checkTelemetry(options.telemetry),
   };
 }

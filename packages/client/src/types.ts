@@ -204,6 +204,14 @@ export interface ClientOptions {
    */
   tasks?: boolean;
   /**
+   * Protocol extensions to declare in the client's capabilities, by id, with their settings:
+   * `{ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }` is a host
+   * that draws MCP Apps. The client only declares them; what the server sends for them (a tool
+   * result's `_meta`, a resource to show) is yours to act on. The tasks extension is the `tasks`
+   * option's.
+   */
+  extensions?: Record<string, object>;
+  /**
    * OpenTelemetry spans for each call, each of its requests (rounds) and each request a
    * handshake-era server pushes, with W3C trace context sent to the server (`_meta` and the
    * HTTP header). Default: the global tracer provider (nothing is recorded until the

@@ -1,9 +1,11 @@
-import { Client, type ClientMode } from '@parley/client';
+import { Client, type ClientMode, type ClientOptions } from '@parley/client';
 
+import { answerThroughApp } from './appHost.ts';
 import { createArgumentsForm, type ArgumentsForm } from './argumentsForm.ts';
 import { askElicitation, askSampling, createRootsEditor } from './asks.ts';
 import { catalogueOf, renderCatalogue, type Choice } from './catalogue.ts';
 import { byId, describeError, h } from './dom.ts';
+import { MCP_APPS_EXTENSION } from './routes.ts';
 import { createTimeline, type CallEntry } from './timeline.ts';
 
 /**
@@ -22,6 +24,8 @@ const connectForm = byId<HTMLFormElement>('connect-form');
 const serverChoice = byId<HTMLSelectElement>('server-choice');
 const serverUrl = byId<HTMLInputElement>('server-url');
 const eraChoice = byId<HTMLSelectElement>('era');
+const asAppHost = byId<HTMLInputElement>('as-app-host');
+const noElicitation = byId<HTMLInputElement>('no-elicitation');
 const connectButton = byId<HTMLButtonElement>('connect');
 const disconnectButton = byId<HTMLButtonElement>('disconnect');
 const connectionStatus = byId('connection-status');
@@ -82,6 +86,8 @@ function setConnected(connected: boolean): void {
   serverChoice.disabled = connected;
   serverUrl.disabled = connected;
   eraChoice.disabled = connected;
+  asAppHost.disabled = connected;
+  noElicitation.disabled = connected;
   catalogueSection.hidden = !connected;
   if (!connected) {
     callSection.hidden = true;
@@ -103,6 +109,28 @@ function choose(choice: Choice): void {
   ).focus();
 }
 
+/** The client the connect form describes: which era, and what kind of host. */
+function clientOptions(mode: ClientMode): ClientOptions {
+  const base: ClientOptions = {
+    mode,
+    clientInfo: { name: 'parley-playground', version: '0.0.0' },
+    onRound: (event) => running?.entry.round(event),
+  };
+  // A host that draws MCP Apps and cannot ask: the UI extension, and nothing else.
+  if (asAppHost.checked) return { ...base, tasks: false, extensions: MCP_APPS_EXTENSION };
+  return {
+    ...base,
+    ...(noElicitation.checked
+      ? {}
+      : {
+          elicitationHandler: (_message, _responseType, params, ctx) =>
+            askElicitation(asks, params, ctx),
+        }),
+    samplingHandler: (messages, params, ctx) => askSampling(asks, messages, params, ctx),
+    roots,
+  };
+}
+
 async function connect(): Promise<void> {
   showError(undefined);
   const target = serverUrl.value.trim();
@@ -111,15 +139,7 @@ async function connect(): Promise<void> {
     serverUrl.focus();
     return;
   }
-  const mode = eraChoice.value as ClientMode;
-  const next = new Client(proxied(target), {
-    mode,
-    clientInfo: { name: 'parley-playground', version: '0.0.0' },
-    elicitationHandler: (_message, _responseType, params, ctx) => askElicitation(asks, params, ctx),
-    samplingHandler: (messages, params, ctx) => askSampling(asks, messages, params, ctx),
-    roots,
-    onRound: (event) => running?.entry.round(event),
-  });
+  const next = new Client(proxied(target), clientOptions(eraChoice.value as ClientMode));
   connectButton.disabled = true;
   connectionStatus.textContent = `Connecting to ${target}…`;
   try {
@@ -169,8 +189,24 @@ async function run(): Promise<void> {
   running = { entry, abort };
   runButton.disabled = true;
   stopButton.disabled = false;
+  // The client this call runs on, even if the page disconnects meanwhile.
+  const connected = client;
   try {
-    entry.finish(await choice.run(client, args, abort.signal));
+    const outcome = await choice.run(connected, args, abort.signal);
+    entry.finish(
+      outcome.kind === 'tool'
+        ? {
+            kind: 'tool',
+            // Questions a result brought for Parley's App (a host that draws Apps).
+            result: await answerThroughApp(outcome.result, {
+              client: connected,
+              region: asks,
+              entry,
+              signal: abort.signal,
+            }),
+          }
+        : outcome,
+    );
   } catch (error) {
     entry.fail(error);
   } finally {

@@ -8,10 +8,12 @@ import type {
 } from '@parley/client';
 
 import { describeError, h, pretty } from './dom.ts';
+import { argumentsNeededOf, routeLabel, type RoundRoute } from './routes.ts';
 
 /**
- * The timeline: one entry per call, with each round the server asked (the questions, the
- * answers given, the size of the state it carried) and, at the end, the result or the error.
+ * The timeline: one entry per call, with each round the server asked (the questions and the
+ * route each took, the answers given, the size of the state it carried) and, at the end, the
+ * result or the error.
  */
 
 export interface CallStart {
@@ -28,12 +30,22 @@ export type CallOutcome =
   | { kind: 'resource'; result: ReadResourceResult };
 
 export interface CallEntry {
-  round(event: RoundEvent): void;
+  /** A round answered: through the client's handlers (default), or as Parley's App. */
+  round(event: RoundEvent, route?: RoundRoute): void;
   finish(outcome: CallOutcome): void;
   fail(error: unknown): void;
 }
 
-function describeAsk(request: InputRequests[string]): Node {
+/** The route a question took, next to it. */
+function routeBadge(label: string | undefined): Node | null {
+  return label === undefined ? null : h('span', { class: 'route' }, `route: ${label}`);
+}
+
+function describeAsk(request: InputRequests[string], route: RoundRoute): Node {
+  return h('span', {}, askText(request), ' ', routeBadge(routeLabel(request, route)));
+}
+
+function askText(request: InputRequests[string]): Node {
   switch (request.method) {
     case 'elicitation/create': {
       const params = request.params;
@@ -81,11 +93,46 @@ function contentView(result: ToolCallResult): Node[] {
   });
 }
 
+/**
+ * The questions a result leaves to the conversation (`askFallback: 'arguments'`): what to ask,
+ * and the arguments to run the tool again with.
+ */
+function conversationView(result: ToolCallResult): Node[] {
+  const asks = argumentsNeededOf(result);
+  if (asks.length === 0) return [];
+  return [
+    h('h5', {}, 'Questions for the conversation'),
+    h(
+      'ul',
+      { class: 'asked conversation' },
+      ...asks.map((ask) =>
+        h(
+          'li',
+          {},
+          h('code', { class: 'key' }, ask.key),
+          ' ',
+          ask.wording ?? ask.message,
+          ' ',
+          routeBadge('conversation'),
+          h(
+            'span',
+            { class: 'arguments' },
+            ask.reason === 'user-only'
+              ? ' — only the user may answer, in a client that can ask'
+              : ` — run again with ${ask.arguments.join(', ')}`,
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
 function outcomeView(outcome: CallOutcome): Node[] {
   switch (outcome.kind) {
     case 'tool': {
       const { result } = outcome;
       return [
+        ...conversationView(result),
         h('h5', {}, 'Content'),
         ...(result.content.length > 0 ? contentView(result) : [h('p', {}, '(no content)')]),
         ...(result.structuredContent !== undefined
@@ -181,7 +228,7 @@ export function createTimeline(list: HTMLOListElement): { start(call: CallStart)
         );
       };
       return {
-        round(event) {
+        round(event, route = 'elicitation') {
           const keys = Object.keys(event.asked);
           const bytes = stateBytes(event.requestState);
           rounds.append(
@@ -199,7 +246,7 @@ export function createTimeline(list: HTMLOListElement): { start(call: CallStart)
                 h('span', { class: 'of' }, ` of at most ${event.maxRounds}`),
               ),
               h('p', { class: 'label' }, 'Asked'),
-              keyedList(keys, (key) => describeAsk(event.asked[key]!), 'asked'),
+              keyedList(keys, (key) => describeAsk(event.asked[key]!, route), 'asked'),
               h('p', { class: 'label' }, 'Answered'),
               keyedList(keys, (key) => answerText(event.answered[key]), 'answered'),
               h(

@@ -108,8 +108,13 @@ export function scriptedPrompter(
       );
       return answer as V[] | Dismissed;
     },
-    question: (heading, message, hint) =>
-      void screen.push(`question: ${heading}`, `  ${message}`, `  (${hint})`),
+    question: (heading, message, hint, route) =>
+      void screen.push(
+        `question: ${heading}`,
+        ...(route !== undefined ? [`  route: ${route}`] : []),
+        `  ${message}`,
+        `  (${hint})`,
+      ),
     step: (message) => void screen.push(`step: ${message}`),
     info: (message) => void screen.push(`info: ${message}`),
     success: (message) => void screen.push(`success: ${message}`),
