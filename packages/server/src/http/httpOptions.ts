@@ -15,6 +15,12 @@ export interface HttpOptions {
   /** The most handshake-era sessions open at once; past it `initialize` gets `503`. Default 10 000. */
   maxSessions?: number;
   /**
+   * While the sessions are at `maxSessions`, one that did nothing after `initialize` (no request
+   * but its `notifications/initialized`, no stream) for this long is closed to make room for a
+   * new client. Default 5 000.
+   */
+  unusedSessionTimeoutMs?: number;
+  /**
    * A session whose calls lost their stream (the client went away mid-call) and got no stream
    * back within this is closed, and a pending `ctx.elicit()` of it rejects with a
    * `SessionClosedError`. Default 30 000.
@@ -69,6 +75,7 @@ export interface FetchOptions {
 export const HTTP_OPTION_KEYS = [
   'sessions',
   'sessionIdleTimeoutMs',
+  'unusedSessionTimeoutMs',
   'maxSessions',
   'streamResumeWindowMs',
   'eventStore',

@@ -13,6 +13,11 @@ export interface EndpointLimits {
   maxSessions: number;
   /** A session with no open stream and no request for this long is closed. */
   sessionIdleTimeoutMs: number;
+  /**
+   * While the sessions are at `maxSessions`, one that did nothing after `initialize` (no call, no
+   * stream) for this long is closed to make room.
+   */
+  unusedSessionTimeoutMs: number;
   /** A session whose calls lost their stream is closed if no stream comes back within this. */
   streamResumeWindowMs: number;
   /** The SSE `retry` a client is told to wait before reconnecting a dropped stream. */
@@ -37,6 +42,9 @@ export const ENDPOINT_DEFAULTS: Readonly<EndpointLimits> = {
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   maxSessions: 10_000,
   sessionIdleTimeoutMs: 30 * 60_000,
+  // Seconds, not the idle half hour: a flood of bare `initialize` requests must not hold every
+  // session until the idle sweep.
+  unusedSessionTimeoutMs: 5_000,
   streamResumeWindowMs: 30_000,
   sseRetryMs: 1_000,
 };

@@ -18,7 +18,9 @@ import type { Responder } from './wire.ts';
  * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on
  * Parley's session transport (`sessionTransport.ts`), and what keeps them bounded:
  *
- * - at most `maxSessions` at once (`503` with `Retry-After` past it);
+ * - at most `maxSessions` at once (`503` with `Retry-After` past it); at the cap, sessions that did
+ *   nothing after `initialize` for `unusedSessionTimeoutMs` are closed first to make room, so a
+ *   flood of bare `initialize` requests holds the sessions for seconds, not the idle half hour;
  * - a sweep on a timer (unref'd, so it never keeps a process alive) that closes a session with
  *   no call in flight and no request for `sessionIdleTimeoutMs`; a call whose stream the client
  *   reads (one waiting for the user, say) keeps its session in use, however long the user takes;
@@ -28,6 +30,15 @@ import type { Responder } from './wire.ts';
  * - with an event store, every SSE event has an id, each POST stream opens with a priming event
  *   and a `retry`, and a client that reconnects with `Last-Event-ID` gets what it missed.
  */
+
+/** The client's `notifications/initialized` after `initialize`: not yet a use of the session. */
+function isInitializedNotice(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'notifications/initialized'
+  );
+}
 
 /**
  * What a session's transport reads of a request: its method and its headers. Not a web
@@ -121,6 +132,8 @@ class Session implements TransportHost, CallTracker {
   /** Who opened it: only they may use it. */
   readonly principal: string | undefined;
   lastSeen: number;
+  /** The client did something after `initialize`: a call, a list, a stream. */
+  used = false;
   /** Streams of this session's calls the client is reading now. */
   streams = 0;
   /** Since when it has had calls in flight and no stream. */
@@ -226,12 +239,12 @@ export class HandshakeSessions {
         }),
       );
     }
-    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep();
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep(true);
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
       return responder.send(
         errorReply(
           'serviceUnavailable',
-          `Service Unavailable: this server has as many sessions open as it may (${this.#limits.maxSessions}); try again later`,
+          `Service Unavailable: this server has as many sessions open as it may (maxSessions ${this.#limits.maxSessions}), all in use; try again later`,
           { headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) } },
         ),
       );
@@ -277,6 +290,7 @@ export class HandshakeSessions {
       return responder.send(errorReply('sessionNotFound', 'Session not found'));
     }
     session.lastSeen = this.#now();
+    if (!session.used && !isInitializedNotice(parsedBody)) session.used = true;
     await session.transport.handle(request, parsedBody, authInfo, responder);
     // A notification stream (re)opened while the server drains would hold the drain open for
     // the whole grace: it ends at once, as `drain()` ended the ones open then.
@@ -326,9 +340,15 @@ export class HandshakeSessions {
     this.#timer.unref?.();
   }
 
-  #sweep(): void {
+  /** Close what is idle; `atCap`: also what did nothing since `initialize`, to make room. */
+  #sweep(atCap = false): void {
     const now = this.#now();
+    const { unusedSessionTimeoutMs } = this.#limits;
     for (const session of this.#sessions.values()) {
+      if (atCap && !session.used && session.calls.length === 0 && session.streams === 0) {
+        if (now - session.lastSeen >= unusedSessionTimeoutMs) void this.#end(session, 'idle');
+        continue;
+      }
       if (session.streams > 0) {
         // Someone is reading: the session is in use, whatever its calls are waiting for.
         session.lastSeen = now;

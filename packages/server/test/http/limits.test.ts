@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type Socket } from 'node:net';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -106,13 +107,47 @@ describe('sessions', () => {
     expect(refused.headers.get('retry-after')).toBe('5');
     const body = (await refused.json()) as { error: { code: number; message: string } };
     expect(body.error.code).toBe(-32000);
-    expect(body.error.message).toMatch(/as many sessions open as it may \(2\)/);
+    expect(body.error.message).toMatch(/as many sessions open as it may \(maxSessions 2\)/);
     const deleted = await fetch(url, {
       method: 'DELETE',
       headers: { 'mcp-session-id': first, 'mcp-protocol-version': '2025-11-25' },
     });
     expect(deleted.status).toBe(200);
     expect((await initialize(url)).status).toBe(200);
+  });
+
+  test('at the cap, sessions that did nothing after initialize are closed after unusedSessionTimeoutMs to make room; used ones are kept', async () => {
+    const { url } = await start({ maxSessions: 2, unusedSessionTimeoutMs: 300 });
+    const notify = (id: string, body: object) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          ...handshakeHeaders,
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      }).then((response) => response.text());
+    // A flood: bare initialize (and the initialized notice), nothing after.
+    const flood = [await session(url), await session(url)];
+    for (const id of flood) await notify(id, { method: 'notifications/initialized' });
+    expect((await initialize(url)).status).toBe(503);
+    await sleep(400);
+    // A real client gets in: an unused session made room.
+    const real = await session(url);
+    expect(real).toBeTruthy();
+    await notify(real, { method: 'notifications/initialized' });
+    await notify(real, { id: 2, method: 'tools/list', params: {} });
+    // The other flood session goes the same way; the client that used its session keeps it.
+    await sleep(400);
+    const second = await session(url);
+    await notify(second, { id: 2, method: 'tools/list', params: {} });
+    await sleep(400);
+    const refused = await initialize(url);
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toMatch(/maxSessions 2\), all in use/);
+    const listed = await notify(real, { id: 3, method: 'tools/list', params: {} });
+    expect(listed).toContain('"tools"');
   });
 
   test('the idle sweep runs on a timer: an idle session is closed with no request arriving', async () => {
