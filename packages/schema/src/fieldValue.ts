@@ -39,10 +39,7 @@ function stringProblem(field: FieldDescriptor, value: unknown): ValueProblem | u
   if (typeof value !== 'string') return typeProblem('expected a string', value);
   const length = codePointLength(value);
   if (field.minLength !== undefined && length < field.minLength) {
-    return problem(
-      `must be at least ${plural(field.minLength, 'character')} long`,
-      String(length),
-    );
+    return problem(`must be at least ${plural(field.minLength, 'character')} long`, String(length));
   }
   if (field.maxLength !== undefined && length > field.maxLength) {
     return problem(`must be at most ${plural(field.maxLength, 'character')} long`, String(length));
@@ -55,7 +52,10 @@ function stringProblem(field: FieldDescriptor, value: unknown): ValueProblem | u
 
 function numberProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    return typeProblem(field.kind === 'integer' ? 'expected an integer' : 'expected a number', value);
+    return typeProblem(
+      field.kind === 'integer' ? 'expected an integer' : 'expected a number',
+      value,
+    );
   }
   if (field.kind === 'integer' && !Number.isInteger(value)) {
     return problem('expected an integer', describeValue(value));

@@ -16,5 +16,6 @@ try {
 } catch (error) {
   console.log(String(error));
   // The reason as the person who answered may read it, their answer quoted:
-  if (error instanceof InvalidAnswerError) console.log(error.reasonWithAnswer());
+  if (error instanceof InvalidAnswerError)
+    console.log(error.reasonWithAnswer());
 }

@@ -122,7 +122,9 @@ describe('InvalidAnswerError', () => {
     expect(error.message).toBe(
       "Invalid answer to 'login' in field 'password': must be at least 12 characters long",
     );
-    expect(error.reasonWithAnswer()).toBe('must be at least 12 characters long, got "hunter2-4417"');
+    expect(error.reasonWithAnswer()).toBe(
+      'must be at least 12 characters long, got "hunter2-4417"',
+    );
     expect(error.messageWithAnswer()).toBe(
       `Invalid answer to 'login' in field 'password': must be at least 12 characters long, got "hunter2-4417"`,
     );

@@ -48,10 +48,7 @@ interface Served {
 }
 
 /** A server whose tool asks for a date with `ctx.ask`, re-asking once at most. */
-async function serve(options: {
-  onError?: boolean;
-  logging: LoggingMiddleware;
-}): Promise<Served> {
+async function serve(options: { onError?: boolean; logging: LoggingMiddleware }): Promise<Served> {
   const reported: unknown[] = [];
   const mcp = new ParleyServer({
     name: 'travel',
@@ -184,9 +181,7 @@ describe.each<TestEra>(['modern', 'handshake'])('re-asks run out (%s era)', (era
     // A modern round brings its answers in the request; a handshake-era call's come to the
     // requests it pushes, which the round's `inputResponses` do not hold.
     if (era === 'modern') {
-      expect(last).toContain(
-        `answers={"date":{"action":"accept","content":{"date":"${SECRET}"}}}`,
-      );
+      expect(last).toContain(`answers={"date":{"action":"accept","content":{"date":"${SECRET}"}}}`);
     }
     // onError is not the middleware's log: it still leaves the answer out.
     expect(logged(served.reported)).not.toContain(SECRET);
