@@ -99,10 +99,11 @@ async function answerForm(
       );
       return responseType(given);
     } catch (error) {
-      const data = error instanceof InvalidAnswerError ? error.data : undefined;
-      const field = fields.find((candidate) => candidate.name === data?.field);
-      if (data === undefined || field === undefined) throw error;
-      prompter.error(fieldProblem(field, data.reason));
+      const refused = error instanceof InvalidAnswerError ? error : undefined;
+      const field = fields.find((candidate) => candidate.name === refused?.data?.field);
+      if (refused === undefined || field === undefined) throw error;
+      // Shown to the person typing, so it may quote what they typed.
+      prompter.error(fieldProblem(field, refused.reasonWithAnswer()));
       const left = await ask(field);
       if (left !== undefined) return dismissal(left);
     }

@@ -93,8 +93,8 @@ export function fieldChecker(
       single.validate(value === undefined ? {} : { [field.name]: value });
       return undefined;
     } catch (error) {
-      if (error instanceof InvalidAnswerError)
-        return fieldProblem(field, error.data?.reason ?? error.message);
+      // Shown to the person typing, so it may quote what they typed.
+      if (error instanceof InvalidAnswerError) return fieldProblem(field, error.reasonWithAnswer());
       throw error;
     }
   };

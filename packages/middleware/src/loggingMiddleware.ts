@@ -1,4 +1,10 @@
-import { checkOptionKeys, optionKeys, type Era, type InputResponses } from '@parley/core';
+import {
+  InvalidAnswerError,
+  checkOptionKeys,
+  optionKeys,
+  type Era,
+  type InputResponses,
+} from '@parley/core';
 
 import { Middleware } from './middleware.ts';
 import { describeError, outcomeOf, targetOf, type RoundOutcome } from './roundOutcome.ts';
@@ -18,7 +24,11 @@ export interface LogEntry {
   askedKeys: string[];
   /** The keys the client answered on this round (never the answers themselves). */
   answeredKeys: string[];
-  /** A thrown error (or, for an `isError` tool result, nothing more than the outcome). */
+  /**
+   * A thrown error (or, for an `isError` tool result, nothing more than the outcome). An invalid
+   * answer's message names the field and the kind of problem, not the answer, unless
+   * `logAnswers` is set.
+   */
   error?: { name: string; message: string; code?: string };
   durationMs: number;
   /** Only with `logAnswers: true`: the answers this round brought. */
@@ -30,8 +40,9 @@ export interface LoggingOptions {
   /** Where lines go. Default: stderr, prefixed `[parley] ` (stdout is the stdio transport's). */
   log?: (line: string, entry: LogEntry) => void;
   /**
-   * Also log the answers a round brings. Default false: answers are what a person typed and may
-   * be personal data, so only their keys are logged unless you opt in.
+   * Also log the answers a round brings, and an invalid answer's reason as the person was told
+   * it (`got the string "tomorow"`). Default false: answers are what a person typed and may be
+   * personal data, so only their keys are logged unless you opt in.
    */
   logAnswers?: boolean;
   /** A monotonic clock for durations, in ms. Default `performance.now`. */
@@ -118,10 +129,19 @@ export class LoggingMiddleware extends Middleware {
       outcome,
       askedKeys,
       answeredKeys: answers === null ? [] : Object.keys(answers),
-      ...(thrown !== undefined ? { error: describeError(thrown.error) } : {}),
+      ...(thrown !== undefined ? { error: this.#describe(thrown.error) } : {}),
       durationMs: this.#now() - started,
       ...(this.#logAnswers && answers !== null ? { answers } : {}),
     };
     this.#log(formatLogLine(entry), entry);
+  }
+
+  #describe(error: unknown): NonNullable<LogEntry['error']> {
+    const described = describeError(error);
+    // What may quote the answer, only where answers are logged anyway.
+    if (this.#logAnswers && error instanceof InvalidAnswerError) {
+      return { ...described, message: error.messageWithAnswer() };
+    }
+    return described;
   }
 }

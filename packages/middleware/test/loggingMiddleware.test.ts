@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 
-import { InputRequiredToolResult, ToolResult, inputRequired } from '@parley/core';
+import {
+  InputRequiredToolResult,
+  InvalidAnswerError,
+  ToolResult,
+  inputRequired,
+} from '@parley/core';
 import { LoggingMiddleware, runMiddleware, type LogEntry } from '../src/index.ts';
 import { bookingRounds, listContext, manualClock, roundContext } from './helpers/fakeContext.ts';
 
@@ -99,6 +104,36 @@ describe('LoggingMiddleware', () => {
       'tools/call book_flight modern flow=f1 round=1 error[TypeError: no seats left] 2.0ms',
     ]);
     expect(entries[0]?.error).toEqual({ name: 'TypeError', message: 'no seats left' });
+  });
+
+  test("an invalid answer's error names the field and the problem; the answer only with logAnswers", async () => {
+    const refused = () =>
+      new InvalidAnswerError(
+        { key: 'date', field: 'date', reason: 'expected a date (YYYY-MM-DD)' },
+        { reasonWithAnswer: 'expected a date (YYYY-MM-DD), got the string "hunter2-4417"' },
+      );
+    const quiet = captured({ ms: 2 });
+    await expect(
+      quiet.run(roundContext(), async () => {
+        throw refused();
+      }),
+    ).rejects.toBeInstanceOf(InvalidAnswerError);
+    expect(quiet.lines).toEqual([
+      "tools/call book_flight modern flow=f1 round=1 error[InvalidAnswerError: Invalid answer to 'date' in field 'date': expected a date (YYYY-MM-DD)] 2.0ms",
+    ]);
+    expect(JSON.stringify(quiet.entries)).not.toContain('hunter2');
+
+    const loud = captured({ ms: 2, logAnswers: true });
+    await expect(
+      loud.run(roundContext(), async () => {
+        throw refused();
+      }),
+    ).rejects.toBeInstanceOf(InvalidAnswerError);
+    expect(loud.entries[0]?.error).toEqual({
+      name: 'InvalidAnswerError',
+      code: 'invalid_answer',
+      message: `Invalid answer to 'date' in field 'date': expected a date (YYYY-MM-DD), got the string "hunter2-4417"`,
+    });
   });
 
   test('an isError tool result is an error outcome', async () => {

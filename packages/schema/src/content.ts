@@ -1,8 +1,9 @@
 import { InvalidAnswerError, type ElicitContentValue } from '@parley/core';
 
 import type { FieldDescriptor } from './fieldDescriptor.ts';
-import { fieldValueProblem } from './fieldValue.ts';
-import { describeValue, isPlainObject, quoteList } from './values.ts';
+import { valueProblem } from './fieldValue.ts';
+import { problem, refusal, typeProblem, type ValueProblem } from './valueProblem.ts';
+import { describeKind, describeValue, isPlainObject, quoteList } from './values.ts';
 
 /**
  * What happens to keys the schema does not have. The server side drops them: a client that
@@ -12,19 +13,23 @@ import { describeValue, isPlainObject, quoteList } from './values.ts';
  */
 export type UnknownKeys = 'drop' | 'refuse';
 
-function wireShapeProblem(value: unknown): string | undefined {
-  if (value === null) return 'null is not an answer; leave the field out instead';
+function wireShapeProblem(value: unknown): ValueProblem | undefined {
+  if (value === null) return problem('null is not an answer; leave the field out instead');
   if (typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') {
-    return Number.isFinite(value) ? undefined : `expected a finite number, got ${String(value)}`;
+    return Number.isFinite(value) ? undefined : problem('expected a finite number', String(value));
   }
   if (Array.isArray(value)) {
     const index = value.findIndex((item) => typeof item !== 'string');
-    return index === -1
-      ? undefined
-      : `lists must hold strings only; item ${index} is ${describeValue(value[index])}`;
+    if (index === -1) return undefined;
+    const item: unknown = value[index];
+    return {
+      reason: `lists must hold strings only; item ${index} is ${describeKind(item)}`,
+      withAnswer: `lists must hold strings only; item ${index} is ${describeValue(item)}`,
+    };
   }
-  return `answers are strings, numbers, booleans or lists of strings, not ${describeValue(value)}`;
+  const not = 'answers are strings, numbers, booleans or lists of strings, not';
+  return { reason: `${not} ${describeKind(value)}`, withAnswer: `${not} ${describeValue(value)}` };
 }
 
 /** The field names of each compiled schema: answers are read against the same list every time. */
@@ -54,9 +59,7 @@ export function readContent(
   const record = new Map<string, ElicitContentValue>();
   if (content === undefined) return record;
   if (!isPlainObject(content)) {
-    throw new InvalidAnswerError({
-      reason: `expected an object of field values, got ${describeValue(content)}`,
-    });
+    throw refusal(undefined, typeProblem('expected an object of field values', content));
   }
   const names = namesOf(fields);
   for (const key in content) {
@@ -71,8 +74,8 @@ export function readContent(
         reason: `is not a field of the requested schema; ${known}`,
       });
     }
-    const problem = wireShapeProblem(value);
-    if (problem !== undefined) throw new InvalidAnswerError({ field: key, reason: problem });
+    const found = wireShapeProblem(value);
+    if (found !== undefined) throw refusal(key, found);
     record.set(key, (Array.isArray(value) ? [...value] : value) as ElicitContentValue);
   }
   return record;
@@ -120,8 +123,8 @@ export function checkContent(
         throw new InvalidAnswerError({ field: field.name, reason: 'is required' });
       continue;
     }
-    const problem = fieldValueProblem(field, value);
-    if (problem !== undefined) throw new InvalidAnswerError({ field: field.name, reason: problem });
+    const found = valueProblem(field, value);
+    if (found !== undefined) throw refusal(field.name, found);
     setField(checked, field.name, value);
   }
   return checked;

@@ -1,14 +1,25 @@
 import type { FieldDescriptor } from './fieldDescriptor.ts';
 import { formatExample, matchesFormat } from './formats.ts';
+import { problem, typeProblem, type ValueProblem } from './valueProblem.ts';
 import { codePointLength, describeValue, quoteList } from './values.ts';
 
 /**
  * Why `value` is not a valid answer for `field`, or `undefined` when it is. A reason, not an
  * error, so the caller decides which error to raise: `InvalidAnswerError` for answers,
- * `TypeError` for a schema whose own `default` does not fit.
+ * `TypeError` for a schema whose own `default` does not fit. It may quote the value (`expected a
+ * date (YYYY-MM-DD), got the string "tomorow"`): it is for whoever holds the value, such as the
+ * form in front of the person typing it.
  */
 export function fieldValueProblem(field: FieldDescriptor, value: unknown): string | undefined {
-  if (value === null) return 'null is not an answer; leave the field out instead';
+  return valueProblem(field, value)?.withAnswer;
+}
+
+/**
+ * Why `value` is not a valid answer for `field`, both with and without the value (see
+ * {@link ValueProblem}), or `undefined` when it is.
+ */
+export function valueProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
+  if (value === null) return problem('null is not an answer; leave the field out instead');
   switch (field.kind) {
     case 'string':
       return stringProblem(field, value);
@@ -16,9 +27,7 @@ export function fieldValueProblem(field: FieldDescriptor, value: unknown): strin
     case 'integer':
       return numberProblem(field, value);
     case 'boolean':
-      return typeof value === 'boolean'
-        ? undefined
-        : `expected true or false, got ${describeValue(value)}`;
+      return typeof value === 'boolean' ? undefined : typeProblem('expected true or false', value);
     case 'single-select':
       return singleSelectProblem(field, value);
     case 'multi-select':
@@ -26,33 +35,36 @@ export function fieldValueProblem(field: FieldDescriptor, value: unknown): strin
   }
 }
 
-function stringProblem(field: FieldDescriptor, value: unknown): string | undefined {
-  if (typeof value !== 'string') return `expected a string, got ${describeValue(value)}`;
+function stringProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
+  if (typeof value !== 'string') return typeProblem('expected a string', value);
   const length = codePointLength(value);
   if (field.minLength !== undefined && length < field.minLength) {
-    return `must be at least ${plural(field.minLength, 'character')} long, got ${length}`;
+    return problem(`must be at least ${plural(field.minLength, 'character')} long`, String(length));
   }
   if (field.maxLength !== undefined && length > field.maxLength) {
-    return `must be at most ${plural(field.maxLength, 'character')} long, got ${length}`;
+    return problem(`must be at most ${plural(field.maxLength, 'character')} long`, String(length));
   }
   if (field.format !== undefined && !matchesFormat(field.format, value)) {
-    return `expected ${formatExample(field.format)}, got ${describeValue(value)}`;
+    return problem(`expected ${formatExample(field.format)}`, describeValue(value));
   }
   return undefined;
 }
 
-function numberProblem(field: FieldDescriptor, value: unknown): string | undefined {
+function numberProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    return `expected ${field.kind === 'integer' ? 'an integer' : 'a number'}, got ${describeValue(value)}`;
+    return typeProblem(
+      field.kind === 'integer' ? 'expected an integer' : 'expected a number',
+      value,
+    );
   }
   if (field.kind === 'integer' && !Number.isInteger(value)) {
-    return `expected an integer, got ${describeValue(value)}`;
+    return problem('expected an integer', describeValue(value));
   }
   if (field.minimum !== undefined && value < field.minimum) {
-    return `must be at least ${field.minimum}, got ${value}`;
+    return problem(`must be at least ${field.minimum}`, String(value));
   }
   if (field.maximum !== undefined && value > field.maximum) {
-    return `must be at most ${field.maximum}, got ${value}`;
+    return problem(`must be at most ${field.maximum}`, String(value));
   }
   return undefined;
 }
@@ -61,34 +73,36 @@ function optionValues(field: FieldDescriptor): string[] {
   return (field.options ?? []).map((option) => option.value);
 }
 
-function singleSelectProblem(field: FieldDescriptor, value: unknown): string | undefined {
+function singleSelectProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
   const values = optionValues(field);
-  if (typeof value !== 'string') {
-    return `expected one of ${quoteList(values)}, got ${describeValue(value)}`;
-  }
-  return values.includes(value)
-    ? undefined
-    : `'${value}' is not one of the options ${quoteList(values)}`;
+  if (typeof value !== 'string') return typeProblem(`expected one of ${quoteList(values)}`, value);
+  if (values.includes(value)) return undefined;
+  const notAnOption = `is not one of the options ${quoteList(values)}`;
+  return { reason: notAnOption, withAnswer: `'${value}' ${notAnOption}` };
 }
 
-function multiSelectProblem(field: FieldDescriptor, value: unknown): string | undefined {
+function multiSelectProblem(field: FieldDescriptor, value: unknown): ValueProblem | undefined {
   const values = optionValues(field);
   if (!Array.isArray(value)) {
-    return `expected a list of options from ${quoteList(values)}, got ${describeValue(value)}`;
+    return typeProblem(`expected a list of options from ${quoteList(values)}`, value);
   }
   for (const [index, item] of value.entries()) {
     if (typeof item !== 'string') {
-      return `item ${index} must be one of ${quoteList(values)}, got ${describeValue(item)}`;
+      return typeProblem(`item ${index} must be one of ${quoteList(values)}`, item);
     }
     if (!values.includes(item)) {
-      return `item ${index} ('${item}') is not one of the options ${quoteList(values)}`;
+      const notAnOption = `is not one of the options ${quoteList(values)}`;
+      return {
+        reason: `item ${index} ${notAnOption}`,
+        withAnswer: `item ${index} ('${item}') ${notAnOption}`,
+      };
     }
   }
   if (field.minItems !== undefined && value.length < field.minItems) {
-    return `choose at least ${plural(field.minItems, 'option')}, got ${value.length}`;
+    return problem(`choose at least ${plural(field.minItems, 'option')}`, String(value.length));
   }
   if (field.maxItems !== undefined && value.length > field.maxItems) {
-    return `choose at most ${plural(field.maxItems, 'option')}, got ${value.length}`;
+    return problem(`choose at most ${plural(field.maxItems, 'option')}`, String(value.length));
   }
   return undefined;
 }

@@ -21,7 +21,10 @@ export function ownValue(record: Record<string, unknown>, key: string): unknown 
 
 const MAX_SHOWN = 40;
 
-/** A short, human description of a value for an error message ("the number 42", "null"). */
+/**
+ * A short, human description of a value for an error message ("the number 42", "null"). It shows
+ * strings and numbers: for what an author wrote, or for the person who typed the answer.
+ */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
@@ -44,6 +47,19 @@ export function describeValue(value: unknown): string {
     default:
       return `a ${typeof value}`;
   }
+}
+
+/**
+ * What kind of value it is, never the value ("a string", "a number"): for messages that may be
+ * logged, where an answer must not appear.
+ */
+export function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number that is not finite';
+  // An object is described by its class, which says nothing of what it holds.
+  return typeof value === 'object' ? describeValue(value) : `a ${typeof value}`;
 }
 
 /** `'a', 'b', 'c'` (capped), for listing options in a message. */

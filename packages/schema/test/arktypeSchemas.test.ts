@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 
 import { compileResponseType } from '../src/index.ts';
 import './fixtures/arktypeMeta.ts';
-import { expectRefused, invalidAnswer } from './fixtures/errors.ts';
+import { expectNotLogged, expectRefused, invalidAnswer } from './fixtures/errors.ts';
 
 // ArkType, read through its own JSON Schema conversion: what is specific to ArkType. The shared
 // table and refusals are in libraryTable and libraryRefusals.
@@ -119,8 +119,25 @@ describe('an ArkType type', () => {
   test("answers carry ArkType's message without the path; the field is named apart", () => {
     const compiled = compileResponseType(type({ age: 'number.integer' }));
     const error = invalidAnswer(() => compiled.parse({ age: 1.5 }));
-    expect(error.data).toEqual({ field: 'age', reason: 'must be an integer (was 1.5)' });
-    expect(error.message).toBe("Invalid answer in field 'age': must be an integer (was 1.5)");
+    expect(error.data).toEqual({ field: 'age', reason: 'must be an integer' });
+    expect(error.message).toBe("Invalid answer in field 'age': must be an integer");
+    expect(error.reasonWithAnswer()).toBe('must be an integer (was 1.5)');
+  });
+
+  test("what may be logged leaves out the value ArkType quotes after 'was'", () => {
+    const compiled = compileResponseType(
+      type({
+        code: type('string').narrow((code, ctx) => code.startsWith('A') || ctx.mustBe('an A-code')),
+      }),
+    );
+    const error = expectRefused(
+      () => compiled.parse({ code: 'hunter2-4417' }),
+      'code',
+      /^must be an A-code$/,
+      /^must be an A-code \(was "hunter2-4417"\)$/,
+    );
+    expectNotLogged(error, 'hunter2-4417');
+    expect(error.cause).toBeUndefined();
   });
 
   test('a field named like an Object.prototype member is still refused by name', () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 
 import { compileResponseType } from '../src/index.ts';
-import { expectRefused, invalidAnswer } from './fixtures/errors.ts';
+import { expectNotLogged, expectRefused, invalidAnswer } from './fixtures/errors.ts';
 
 describe('answers are validated by the library itself (zod here; valibot and ArkType in their own files)', () => {
   const person = compileResponseType(
@@ -27,11 +27,48 @@ describe('answers are validated by the library itself (zod here; valibot and Ark
     expectRefused(() => person.parse({ name: 'Ada', tags: ['a', 'c'] }), 'tags', /\(at item 1\)$/);
   });
 
-  test('the zod issues are kept as the cause', () => {
-    const error = invalidAnswer(() => person.parse({ name: 1 }));
-    expect(error.cause).toEqual([
-      expect.objectContaining({ code: 'invalid_type', path: ['name'] }),
-    ]);
+  test('the issues are not kept as the cause: a library may put the input in them', () => {
+    const error = invalidAnswer(() => person.parse({ name: 'Ada', age: 1.5 }));
+    expect(error.cause).toBeUndefined();
+  });
+
+  test('a message built from the answer is for the person; what may be logged names the field only', () => {
+    const compiled = compileResponseType(
+      z.object({
+        code: z.string().refine((code) => code.startsWith('A'), {
+          error: (issue) => `${String(issue.input)} is not an A-code`,
+        }),
+        pin: z.number().refine((pin) => pin > 9999, {
+          error: (issue) => `PIN ${String(issue.input)} is too short`,
+        }),
+      }),
+    );
+    const code = expectRefused(
+      () => compiled.parse({ code: 'hunter2-4417', pin: 12345 }),
+      'code',
+      /^does not match the schema$/,
+      /^hunter2-4417 is not an A-code$/,
+    );
+    expectNotLogged(code, 'hunter2');
+    const pin = expectRefused(
+      () => compiled.parse({ code: 'A-1', pin: 4417 }),
+      'pin',
+      /^does not match the schema$/,
+      /^PIN 4417 is too short$/,
+    );
+    expectNotLogged(pin, '4417');
+  });
+
+  test("a library's message that quotes no answer is kept", () => {
+    const compiled = compileResponseType(
+      z.object({ code: z.string().refine((code) => code.startsWith('A'), 'must start with A') }),
+    );
+    expectRefused(
+      () => compiled.parse({ code: 'B-17' }),
+      'code',
+      /^must start with A$/,
+      /^must start with A$/,
+    );
   });
 
   test('wrapped response types name the wrapper field', () => {

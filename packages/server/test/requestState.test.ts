@@ -228,7 +228,7 @@ describe('inputResponses on the wire', () => {
     [
       'an unknown action',
       { action: 'maybe' },
-      'The answer must accept, decline or cancel, not "maybe"',
+      'The answer must accept, decline or cancel, not a string',
     ],
     [
       'content that is not an object',

@@ -113,27 +113,62 @@ export interface InvalidAnswerData {
   field?: string;
   /** The `inputRequests` key the answer came back under, when known. */
   key?: string;
-  /** Why the answer was refused, in words a person can act on. */
+  /**
+   * Why the answer was refused: the kind of problem (`expected a date (YYYY-MM-DD)`), never the
+   * answer itself, which may be personal data. It is in the message, so it reaches logs,
+   * `onError` and the client's error.
+   */
   reason: string;
 }
 
-/** An answer does not fit the schema it was asked with. */
+function invalidAnswerMessage(data: InvalidAnswerData, reason: string): string {
+  const where = [
+    data.key !== undefined ? `to '${data.key}'` : undefined,
+    data.field !== undefined ? `in field '${data.field}'` : undefined,
+  ].filter((part) => part !== undefined);
+  return `Invalid answer${where.length ? ' ' + where.join(' ') : ''}: ${reason}`;
+}
+
+/**
+ * An answer does not fit the schema it was asked with. Its message and `data` name the field and
+ * the kind of problem, never the answer: answers are what a person typed, and errors end up in
+ * logs. What may quote the answer is kept apart, for the person who gave it
+ * ({@link InvalidAnswerError.reasonWithAnswer}: the server's re-ask says it).
+ */
 export class InvalidAnswerError extends ParleyError<InvalidAnswerData> {
   static override readonly brand: string = '@parley/core:InvalidAnswerError';
 
-  constructor(data: InvalidAnswerData, options: { cause?: unknown } = {}) {
-    const where = [
-      data.key !== undefined ? `to '${data.key}'` : undefined,
-      data.field !== undefined ? `in field '${data.field}'` : undefined,
-    ].filter((part) => part !== undefined);
-    super(
-      'invalid_answer',
-      `Invalid answer${where.length ? ' ' + where.join(' ') : ''}: ${data.reason}`,
-      {
-        data,
-        ...options,
-      },
-    );
+  /** A private field, not a property: no `String()`, `JSON.stringify` or `inspect` shows it. */
+  readonly #reasonWithAnswer: string | undefined;
+
+  /**
+   * @param options.reasonWithAnswer The reason in words that may quote the answer (`expected a
+   *   date (YYYY-MM-DD), got the string "tomorow"`), for the person who gave it. Kept off the
+   *   message, `data` and `toJSON()`.
+   */
+  constructor(
+    data: InvalidAnswerData,
+    options: { cause?: unknown; reasonWithAnswer?: string } = {},
+  ) {
+    const { reasonWithAnswer, ...rest } = options;
+    super('invalid_answer', invalidAnswerMessage(data, data.reason), { data, ...rest });
+    this.#reasonWithAnswer = reasonWithAnswer;
+  }
+
+  /**
+   * The reason as the person who answered may read it: it may quote their answer (`got the
+   * string "tomorow"`). For them (a re-ask, a prompt in front of them), or for logs that record
+   * answers anyway; `data.reason` when there is nothing more to say.
+   */
+  reasonWithAnswer(): string {
+    return this.#reasonWithAnswer ?? this.data?.reason ?? this.message;
+  }
+
+  /** The message with {@link InvalidAnswerError.reasonWithAnswer} in place of the reason. */
+  messageWithAnswer(): string {
+    return this.data === undefined
+      ? this.message
+      : invalidAnswerMessage(this.data, this.reasonWithAnswer());
   }
 }
 

@@ -70,7 +70,10 @@ export interface ToJsonRpcErrorOptions {
  * Parley errors keep their message and get their code; an invalid `requestState` always gets
  * the same message and data, whatever went wrong, so the client learns nothing it could use to
  * probe the sealing. An invalid answer carries its key and field in `data`, so the client can
- * rebuild the typed error. Anything else is an internal error whose details stay on the server.
+ * rebuild the typed error, and never the answer: an error reply is logged by proxies and
+ * clients and read by the model, which a form's answers are kept from (the person was told
+ * what was wrong in the re-asks). Anything else is an internal error whose details stay on the
+ * server.
  */
 export function toJsonRpcError(
   error: unknown,

@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 import { describe, expect, test } from 'vitest';
 
 import {
@@ -110,6 +112,39 @@ describe('InvalidAnswerError', () => {
     expect(new InvalidAnswerError({ reason: 'content is missing' }).message).toBe(
       'Invalid answer: content is missing',
     );
+  });
+
+  test('the reason that quotes the answer is for the person: no string, JSON or inspection shows it', () => {
+    const error = new InvalidAnswerError(
+      { key: 'login', field: 'password', reason: 'must be at least 12 characters long' },
+      { reasonWithAnswer: 'must be at least 12 characters long, got "hunter2-4417"' },
+    );
+    expect(error.message).toBe(
+      "Invalid answer to 'login' in field 'password': must be at least 12 characters long",
+    );
+    expect(error.reasonWithAnswer()).toBe(
+      'must be at least 12 characters long, got "hunter2-4417"',
+    );
+    expect(error.messageWithAnswer()).toBe(
+      `Invalid answer to 'login' in field 'password': must be at least 12 characters long, got "hunter2-4417"`,
+    );
+    const shown = [
+      String(error),
+      error.stack ?? '',
+      JSON.stringify(error),
+      JSON.stringify(toJsonRpcError(error)),
+      inspect(error),
+      inspect(error, { showHidden: true, getters: true, depth: Infinity }),
+      inspect(new Error('wrapped', { cause: error }), { showHidden: true, depth: Infinity }),
+      ...Object.keys(error).map((key) => JSON.stringify((error as never)[key])),
+    ];
+    for (const text of shown) expect(text).not.toContain('hunter2');
+  });
+
+  test('without a reason that quotes the answer, reasonWithAnswer is the reason', () => {
+    const error = new InvalidAnswerError({ field: 'age', reason: 'is required' });
+    expect(error.reasonWithAnswer()).toBe('is required');
+    expect(error.messageWithAnswer()).toBe(error.message);
   });
 });
 

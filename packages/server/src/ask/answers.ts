@@ -80,7 +80,7 @@ export function toElicitationResult<TData>(
         ) {
           throw new InvalidAnswerError(
             { ...error.data, key, reason: error.data?.reason ?? error.message },
-            { cause: error },
+            { cause: error, reasonWithAnswer: error.reasonWithAnswer() },
           );
         }
         throw error;

@@ -221,10 +221,11 @@ const ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
 /**
  * Why an elicitation answer is not one, in words for the person who gave it, or `undefined`.
  * (A wrong shape is a bad answer like a wrong value: it is asked again, not a protocol error.)
+ * It says what kind of value came, never the value: it is also the error's reason.
  */
 export function elicitationShapeProblem(entry: Record<string, unknown>): string | undefined {
   if (!ACTIONS.has(entry.action)) {
-    return `the answer must accept, decline or cancel, not ${JSON.stringify(entry.action) ?? 'nothing'}`;
+    return `the answer must accept, decline or cancel, not ${entry.action === undefined ? 'nothing' : describe(entry.action)}`;
   }
   if (entry.action === 'accept' && entry.content !== undefined && !isRecord(entry.content)) {
     return 'the answer did not come as a form (its content is not an object)';

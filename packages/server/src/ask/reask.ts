@@ -17,7 +17,8 @@ import { elicitationShapeProblem, type FormQuestion } from './asked.ts';
 /**
  * Bad answers are asked again. A person who typed "tomorow" into a date field should see the
  * same question again with what was wrong, in the words of the form they saw (the field's
- * title, never Parley's internal `value` wrapper), not lose the whole flow to an error.
+ * title, never Parley's internal `value` wrapper), not lose the whole flow to an error. The
+ * re-ask may quote their answer back to them; nothing else does (errors, logs, `onError`).
  */
 
 /** What is wrong with one answer. */
@@ -26,7 +27,10 @@ export interface AnswerProblem {
   key?: string;
   /** The field at fault; absent when the answer as a whole is wrong. */
   field?: string;
+  /** The kind of problem, without the answer: safe to log. */
   reason: string;
+  /** The same, in words that may quote the answer: only for the re-ask the person reads. */
+  reasonWithAnswer: string;
 }
 
 /** A question compiled once, with the canonical text of its schema. */
@@ -76,7 +80,7 @@ export function answerProblem(
 ): AnswerProblem | undefined {
   const entry = answer as unknown as Record<string, unknown>;
   const shape = elicitationShapeProblem(entry);
-  if (shape !== undefined) return { key, reason: shape };
+  if (shape !== undefined) return { key, reason: shape, reasonWithAnswer: shape };
   if (entry.action !== 'accept') return undefined;
   try {
     const compiled = compiledQuestion(digest, question.requestedSchema);
@@ -97,6 +101,7 @@ export function problemOf(key: string | undefined, error: InvalidAnswerError): A
     ...(key !== undefined ? { key } : {}),
     ...(field !== undefined ? { field } : {}),
     reason: error.data?.reason ?? error.message,
+    reasonWithAnswer: error.reasonWithAnswer(),
   };
 }
 
@@ -104,9 +109,12 @@ function capitalised(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
 }
 
-/** The reason, labelled the way the person saw the field. */
+/**
+ * The reason, labelled the way the person saw the field. It may quote their answer: it goes to
+ * them alone, in the re-ask.
+ */
 export function userFacingReason(problem: AnswerProblem, schema: ElicitationSchema): string {
-  const { field, reason } = problem;
+  const { field, reasonWithAnswer: reason } = problem;
   if (field === undefined) return capitalised(reason);
   const property = Object.hasOwn(schema.properties, field) ? schema.properties[field] : undefined;
   const label = fieldLabel({
