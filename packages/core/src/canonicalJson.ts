@@ -32,9 +32,15 @@ const OPTION_KEYS = optionKeys<CanonicalJsonOptions>()(['maxDepth', 'known']);
  */
 export function canonicalJson(value: unknown, options?: CanonicalJsonOptions): string {
   // A key loop, not the key list `checkOptionKeys` makes: this runs on every ask the server
-  // digests, and the list is made only to name a key that is wrong.
-  for (const key in options) {
-    if (key !== 'maxDepth' && key !== 'known') {
+  // digests, and the list is made only to name a key that is wrong (`for…in` sees inherited
+  // keys too, which the check refuses; symbol keys are looked for apart).
+  if (options !== undefined && options !== null) {
+    for (const key in options) {
+      if ((key !== 'maxDepth' && key !== 'known') || !Object.hasOwn(options, key)) {
+        checkOptionKeys('canonicalJson', 'options', options, OPTION_KEYS);
+      }
+    }
+    if (Object.getOwnPropertySymbols(options).length > 0) {
       checkOptionKeys('canonicalJson', 'options', options, OPTION_KEYS);
     }
   }

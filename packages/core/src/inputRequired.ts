@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from './optionKeys.ts';
 import type {
   CreateMessageRequest,
   CreateMessageResult,
@@ -58,12 +59,15 @@ export function isInputRequestMethod(method: unknown): method is InputRequest['m
   return INPUT_REQUEST_METHOD_SET.has(method);
 }
 
+const INIT_KEYS = optionKeys<InputRequiredInit>()(['inputRequests', 'requestState', '_meta']);
+
 /**
  * Build an {@link InputRequiredResult}.
  *
  * @throws {TypeError} when neither `inputRequests` (with at least one entry) nor `requestState`
  *   is given (such a result would ask the client for nothing and loop), when an entry is not an
- *   elicitation, sampling or roots request, or when given the removed `state`.
+ *   elicitation, sampling or roots request, or when given the removed `state` or any other key
+ *   it does not take.
  */
 export function inputRequired(init: InputRequiredInit): InputRequiredResult {
   const { inputRequests, requestState, _meta } = init;
@@ -72,6 +76,7 @@ export function inputRequired(init: InputRequiredInit): InputRequiredResult {
       'inputRequired: `state` was removed; carry a string in requestState (JSON.stringify your value and JSON.parse ctx.requestState), or keep values with ctx.remember.',
     );
   }
+  checkOptionKeys('inputRequired', 'init', init, INIT_KEYS);
   const keys = inputRequests === undefined ? [] : Object.keys(inputRequests);
   if (keys.length === 0 && requestState === undefined) {
     throw new TypeError(

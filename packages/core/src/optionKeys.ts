@@ -16,10 +16,20 @@ export interface OptionKeys {
 
 /**
  * Throws a `TypeError` starting with `api` when `options` (an object; other values are left to
- * the caller's own checks) has an own enumerable key that is not in `keys.known`. `path` names
- * the object in the message (`'options'`, `'options.http'`, …). The message names the key, and
- * for a retired key what to use instead, for a near miss the key meant, and else the keys there
- * are.
+ * the caller's own checks) has a key that is not in `keys.known`. `path` names the object in the
+ * message (`'options'`, `'options.http'`, …). The message names the key, and for a retired key
+ * what to use instead, for a near miss the key meant, and else the keys there are.
+ *
+ * Every key that would be data is looked at, not only what `Object.keys` lists, since a key
+ * left out of the check is a key silently ignored:
+ * - a symbol key (`{ [Symbol('x')]: 1 }`) is refused: options are named by strings;
+ * - a key inherited from the object's prototype (`Object.create({ mimetype: 'text/plain' })`)
+ *   is refused too, a known one included: code that reads `options.mimeType` sees it, code that
+ *   spreads `{ ...options }` does not, so it would be honoured by one path and dropped by
+ *   another. The message says to give options as the object's own keys. Only enumerable keys
+ *   count (a class's methods, and brands libraries attach as non-enumerable properties, are not
+ *   options), and `Object.prototype` itself is not looked at: what is set there is set on every
+ *   object, and is no option of this one.
  */
 export function checkOptionKeys(
   api: string,
@@ -32,14 +42,59 @@ export function checkOptionKeys(
     if (keys.known.includes(key)) continue;
     throw new TypeError(`${api}: ${path}.${key} is not an option; ${adviceFor(key, keys)}.`);
   }
+  refuseSymbolKeys(api, path, options, keys);
+  for (let proto = Object.getPrototypeOf(options) as object | null; ;) {
+    if (proto === null || proto === Object.prototype) return;
+    refuseInheritedKeys(api, path, options, proto, keys);
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+}
+
+function refuseSymbolKeys(api: string, path: string, owner: object, keys: OptionKeys): void {
+  for (const symbol of Object.getOwnPropertySymbols(owner)) {
+    if (!Object.prototype.propertyIsEnumerable.call(owner, symbol)) continue;
+    throw new TypeError(
+      `${api}: ${path}[${String(symbol)}] is not an option; options are named by strings ` +
+        `(${listOf(keys)}).`,
+    );
+  }
+}
+
+/** Refuse the enumerable keys `proto` lends `options` (symbols too), but those it shadows. */
+function refuseInheritedKeys(
+  api: string,
+  path: string,
+  options: object,
+  proto: object,
+  keys: OptionKeys,
+): void {
+  for (const key of Object.keys(proto)) {
+    // Shadowed by the object's own key: never read, never spread.
+    if (Object.hasOwn(options, key)) continue;
+    if (keys.known.includes(key)) {
+      throw new TypeError(
+        `${api}: ${path}.${key} is inherited from the object's prototype; give options as ` +
+          "the object's own keys (e.g. { ...defaults, ...options }), as an inherited key is " +
+          'read by some code and dropped by a spread.',
+      );
+    }
+    throw new TypeError(
+      `${api}: ${path}.${key} is not an option (and is inherited from the object's ` +
+        `prototype); ${adviceFor(key, keys)}.`,
+    );
+  }
+  refuseSymbolKeys(api, path, proto, keys);
+}
+
+function listOf(keys: OptionKeys): string {
+  return keys.known.length === 0 ? 'it takes none' : `the options are ${keys.known.join(', ')}`;
 }
 
 function adviceFor(key: string, keys: OptionKeys): string {
   const retired = keys.retired !== undefined && Object.hasOwn(keys.retired, key);
   if (retired) return (keys.retired as Record<string, string>)[key] as string;
   const near = nearest(key, keys.known);
-  const list =
-    keys.known.length === 0 ? 'it takes none' : `the options are ${keys.known.join(', ')}`;
+  const list = listOf(keys);
   return near === undefined ? list : `did you mean ${near}? (${list})`;
 }
 

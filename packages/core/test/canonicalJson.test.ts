@@ -52,3 +52,17 @@ test('an option it does not take is a TypeError that names it', () => {
     /^canonicalJson: options\.maxdepth is not an option; did you mean maxDepth\?/,
   );
 });
+
+test('an inherited or symbol-keyed option is refused too, the known keys left alone', () => {
+  expect(() => canonicalJson({}, Object.create({ maxdepth: 5 }) as never)).toThrow(
+    /^canonicalJson: options\.maxdepth is not an option \(and is inherited/,
+  );
+  // A known key, inherited: honoured by this read, dropped by a spread, so refused.
+  expect(() => canonicalJson({}, Object.create({ maxDepth: 5 }) as never)).toThrow(
+    /^canonicalJson: options\.maxDepth is inherited from the object's prototype/,
+  );
+  expect(() => canonicalJson({}, { maxDepth: 5, [Symbol('known')]: 1 } as never)).toThrow(
+    /^canonicalJson: options\[Symbol\(known\)\] is not an option/,
+  );
+  expect(canonicalJson({ b: 1, a: 2 }, { maxDepth: 5 })).toBe('{"a":2,"b":1}');
+});

@@ -125,6 +125,15 @@ describe('isInputRequiredResult', () => {
       /^inputRequired: `state` was removed; carry a string in requestState .* or keep values with ctx\.remember/,
     );
   });
+
+  test('refuses a key it does not take, naming the nearest', () => {
+    expect(() => inputRequired({ requestState: 's', inputRequest: {} } as never)).toThrow(
+      /^inputRequired: init\.inputRequest is not an option; did you mean inputRequests\?/,
+    );
+    expect(() => inputRequired(Object.create({ requestState: 's' }) as never)).toThrow(
+      /^inputRequired: init\.requestState is inherited from the object's prototype/,
+    );
+  });
 });
 
 describe('input request methods', () => {

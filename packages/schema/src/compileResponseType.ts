@@ -1,4 +1,9 @@
-import type { ElicitationSchema, PrimitiveFieldSchema } from '@parley/core';
+import {
+  checkOptionKeys,
+  optionKeys,
+  type ElicitationSchema,
+  type PrimitiveFieldSchema,
+} from '@parley/core';
 
 import { applyDefaults, checkContent, readContent, requireFields, setField } from './content.ts';
 import type { FieldDescriptor } from './fieldDescriptor.ts';
@@ -149,8 +154,11 @@ function nodePlan(read: SchemaNode, validator: StandardSchemaLike): Plan {
   return { kind: 'object', schema: wire, validator };
 }
 
+const LABEL_OPTIONS = optionKeys<ResponseTypeOptions>()(['responseTitle', 'responseDescription']);
+
 function labels(options: ResponseTypeOptions | undefined): Partial<PrimitiveFieldSchema> {
   if (options === undefined) return {};
+  checkOptionKeys(API, 'options', options, LABEL_OPTIONS);
   if (!isPlainObject(options)) fail(`options must be an object, got ${describeValue(options)}.`);
   const out: { title?: string; description?: string } = {};
   for (const [key, label] of [

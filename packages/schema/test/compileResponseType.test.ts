@@ -325,6 +325,17 @@ describe('responseTitle and responseDescription', () => {
       /^compileResponseType: responseTitle must be a string/,
     );
   });
+
+  test('a misspelt label is refused, naming the one meant (it would leave "Value" shown)', () => {
+    expect(() => compileResponseType(String, { resposneTitle: 'Name' } as never)).toThrow(
+      /^compileResponseType: options\.resposneTitle is not an option; did you mean responseTitle\?/,
+    );
+    expect(() =>
+      compileResponseType(String, Object.create({ responseTitle: 'Name' }) as never),
+    ).toThrow(
+      /^compileResponseType: options\.responseTitle is inherited from the object's prototype/,
+    );
+  });
 });
 
 describe('compileResponseType', () => {

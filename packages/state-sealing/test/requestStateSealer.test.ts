@@ -333,6 +333,19 @@ describe('options', () => {
       /options\.clockSkewSeconds is not an option; use clockSkewMs, in milliseconds/,
     ],
     [
+      'a symbol key',
+      { audience: 'a', [Symbol('ttlMs')]: 1000 },
+      TypeError,
+      /options\[Symbol\(ttlMs\)\] is not an option; options are named by strings/,
+    ],
+    [
+      // Read by `options.ttlMs`, dropped by `{ ...options }`: refused, known or not.
+      'a key inherited from the prototype',
+      Object.assign(Object.create({ ttlMs: 1000 }) as object, { audience: 'a' }),
+      TypeError,
+      /options\.ttlMs is inherited from the object's prototype; give options as the object's own keys/,
+    ],
+    [
       'maxTokenBytes too small for any token',
       { audience: 'a', maxTokenBytes: 100 },
       RangeError,

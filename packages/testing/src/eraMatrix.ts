@@ -1,5 +1,5 @@
 import { Client, type ClientOptions, type StdioServerCommand } from '@parley/client';
-import type { Era } from '@parley/core';
+import { checkOptionKeys, optionKeys, type Era } from '@parley/core';
 import type { ParleyServer } from '@parley/server';
 
 import type { ScriptedUser } from './scriptedUser.ts';
@@ -59,10 +59,37 @@ export interface MatrixCell {
   connect(options?: MatrixConnectOptions): Promise<MatrixConnection>;
 }
 
+const MATRIX_OPTIONS = optionKeys<EraMatrixOptions>()(['server', 'stdio', 'eras', 'transports']);
+
+/** A cell's client options: who answers, and every client option the cell does not set itself. */
+const CONNECT_OPTIONS = optionKeys<MatrixConnectOptions>()(
+  [
+    'user',
+    'clientInfo',
+    'maxRounds',
+    'timeoutMs',
+    'onRound',
+    'onElicitationComplete',
+    'auth',
+    'headers',
+    'fetch',
+    'tasks',
+    'extensions',
+    'telemetry',
+  ],
+  {
+    mode: 'each cell connects in its own era; pick cells with eraMatrix({ eras })',
+    elicitationHandler: 'give a scripted user instead (user: scriptedUser().answer(…))',
+    samplingHandler: 'give a scripted user instead (user: scriptedUser().sample(…))',
+    roots: 'give a scripted user instead (user: scriptedUser().roots(…))',
+  },
+);
+
 function checkOptions(options: EraMatrixOptions): void {
   if (typeof options !== 'object' || options === null || typeof options.server !== 'function') {
     throw new TypeError('eraMatrix: options.server must be a function that builds the server.');
   }
+  checkOptionKeys('eraMatrix', 'options', options, MATRIX_OPTIONS);
   for (const era of options.eras ?? []) {
     if (!ERAS.includes(era)) throw new TypeError(`eraMatrix: unknown era ${JSON.stringify(era)}.`);
   }
@@ -101,6 +128,7 @@ function cell(options: EraMatrixOptions, era: Era, transport: MatrixTransport): 
     name,
     toString: () => name,
     async connect(connectOptions: MatrixConnectOptions = {}) {
+      checkOptionKeys('connect', 'options', connectOptions, CONNECT_OPTIONS);
       const { user, ...clientOptions } = connectOptions;
       const { target, stop } = await openTarget(options, transport);
       const client = new Client(target, {

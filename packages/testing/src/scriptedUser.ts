@@ -6,13 +6,15 @@ import type {
   RootsProvider,
   SamplingHandler,
 } from '@parley/client';
-import type {
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitFormParams,
-  ElicitResult,
-  ElicitUrlParams,
-  Root,
+import {
+  checkOptionKeys,
+  optionKeys,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitFormParams,
+  type ElicitResult,
+  type ElicitUrlParams,
+  type Root,
 } from '@parley/core';
 
 import { describeAsk, expectAsked, type Asked, type ExpectedAsk } from './asked.ts';
@@ -84,7 +86,10 @@ function checkMatch(api: string, match: unknown): AskMatch | undefined {
   );
 }
 
+const RULE_OPTIONS = optionKeys<RuleOptions>()(['times']);
+
 function checkTimes(api: string, options: RuleOptions | undefined): number {
+  checkOptionKeys(api, 'options', options, RULE_OPTIONS);
   const times = options?.times;
   if (times === undefined) return Number.POSITIVE_INFINITY;
   if (!Number.isInteger(times) || times < 1) {

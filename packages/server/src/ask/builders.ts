@@ -1,5 +1,7 @@
 import {
+  checkOptionKeys,
   isInputRequestMethod,
+  optionKeys,
   type CreateMessageParams,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -54,6 +56,18 @@ export interface FormAskOptions extends AskOptions {
    */
   modelMayConfirm?: boolean;
 }
+
+/** What each builder's options take (a form ask's: its response type's labels too). */
+const FORM_ASK_OPTIONS = optionKeys<ResponseTypeOptions & FormAskOptions>()([
+  'responseTitle',
+  'responseDescription',
+  'optional',
+  'modelMayConfirm',
+]);
+const ASK_OPTIONS = optionKeys<AskOptions>()(['optional']);
+/** Options of {@link sampleRequest}. */
+type SampleOptions = AskOptions & { maxTokens?: number };
+const SAMPLE_OPTIONS = optionKeys<SampleOptions>()(['optional', 'maxTokens']);
 
 interface AskInfo {
   optional: boolean;
@@ -165,6 +179,7 @@ export function elicitRequest<const R extends ResponseType>(
   if (typeof message !== 'string' || message.length === 0) {
     throw new TypeError('elicitRequest: message must be a non-empty string.');
   }
+  checkOptionKeys('elicitRequest', 'options', options, FORM_ASK_OPTIONS);
   const {
     optional = false,
     modelMayConfirm = false,
@@ -194,6 +209,7 @@ export function elicitUrlRequest(
   if (!URL.canParse(href)) {
     throw new TypeError(`elicitUrlRequest: ${JSON.stringify(href)} is not an absolute URL.`);
   }
+  checkOptionKeys('elicitUrlRequest', 'options', options, ASK_OPTIONS);
   return withInfo(
     { method: 'elicitation/create' as const, params: { mode: 'url' as const, message, url: href } },
     { optional: options.optional ?? false },
@@ -225,10 +241,8 @@ export function samplingParams(
  * revision (SEP-2577) but still part of it; prefer calling a model from your server unless the
  * point is to use the caller's.
  */
-export function sampleRequest(
-  init: SampleInit,
-  options: AskOptions & { maxTokens?: number } = {},
-): CreateMessageRequest {
+export function sampleRequest(init: SampleInit, options: SampleOptions = {}): CreateMessageRequest {
+  checkOptionKeys('sampleRequest', 'options', options, SAMPLE_OPTIONS);
   return withInfo(
     { method: 'sampling/createMessage' as const, params: samplingParams(init, options.maxTokens) },
     { optional: options.optional ?? false },
@@ -237,6 +251,7 @@ export function sampleRequest(
 
 /** A roots ask: the client lists the directories or files it exposes. */
 export function rootsRequest(options: AskOptions = {}): ListRootsRequest {
+  checkOptionKeys('rootsRequest', 'options', options, ASK_OPTIONS);
   return withInfo(
     { method: 'roots/list' as const, params: {} },
     { optional: options.optional ?? false },

@@ -1,4 +1,4 @@
-import { isRecord, type Implementation } from '@parley/core';
+import { checkOptionKeys, isRecord, optionKeys, type Implementation } from '@parley/core';
 
 /**
  * What is known about the hosts people use, beyond what they declare: some declare elicitation
@@ -121,7 +121,7 @@ export function inVersionRange(range: string, version: string | undefined): bool
 }
 
 const FIELD_KINDS: ReadonlySet<unknown> = new Set(['number', 'integer', 'multiSelect']);
-const PROFILE_KEYS: ReadonlySet<string> = new Set([
+const PROFILE_KEYS = optionKeys<HostProfile>()([
   'name',
   'versions',
   'drawsElicitation',
@@ -135,13 +135,7 @@ const PROFILE_KEYS: ReadonlySet<string> = new Set([
 function checkProfile(row: unknown, index: number): HostProfile {
   const where = `ParleyServer: hostProfiles[${index}]`;
   if (!isRecord(row)) throw new TypeError(`${where} must be an object.`);
-  for (const key of Object.keys(row)) {
-    if (!PROFILE_KEYS.has(key)) {
-      throw new TypeError(
-        `${where}: unknown key '${key}' (known: ${[...PROFILE_KEYS].join(', ')}).`,
-      );
-    }
-  }
+  checkOptionKeys('ParleyServer', `options.hostProfiles[${index}]`, row, PROFILE_KEYS);
   if (typeof row.name !== 'string' || row.name.length === 0) {
     throw new TypeError(`${where}.name must be the host's clientInfo.name.`);
   }

@@ -47,10 +47,7 @@ const RETIRED_HANDLER_OPTIONS = {
     'it went with inputRequired({ state }): carry a string in requestState (JSON.parse ctx.requestState and check it there), or keep values with ctx.remember',
 };
 
-/**
- * The keys a tool's and a prompt's options take (a resource's are open: what it does not know
- * it lists as the resource's own fields, as MCP lets a resource carry more).
- */
+/** The keys a tool's, a prompt's and a resource's options take. */
 const TOOL_OPTIONS = optionKeys<AnyToolOptions>()(
   [
     'title',
@@ -70,6 +67,24 @@ const TOOL_OPTIONS = optionKeys<AnyToolOptions>()(
 
 const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()(
   ['title', 'description', 'arguments', 'complete', '_meta', 'asks', 'maxReasks'],
+  RETIRED_HANDLER_OPTIONS,
+);
+
+const RESOURCE_OPTIONS = optionKeys<ResourceOptions>()(
+  [
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'annotations',
+    'icons',
+    'complete',
+    'cacheable',
+    '_meta',
+    'asks',
+    'maxReasks',
+  ],
   RETIRED_HANDLER_OPTIONS,
 );
 
@@ -156,8 +171,9 @@ export class Registrations implements Registry {
     if (!URL.canParse(uri))
       throw new TypeError(`resource: ${JSON.stringify(uri)} is not an absolute URI.`);
     assertNew('resource', this.resources, uri);
-    assertName('resource', options);
     const api = `resource '${uri}'`;
+    checkOptionKeys(api, 'options', options, RESOURCE_OPTIONS);
+    assertName('resource', options);
     checkHandlerOptions(api, options);
     this.resources.set(uri, {
       uri,
@@ -179,8 +195,9 @@ export class Registrations implements Registry {
     if (this.templates.some((template) => template.uriTemplate === uriTemplate)) {
       throw new TypeError(`resourceTemplate: '${uriTemplate}' is already registered.`);
     }
-    assertName('resourceTemplate', options);
     const api = `resourceTemplate '${uriTemplate}'`;
+    checkOptionKeys(api, 'options', options, RESOURCE_OPTIONS);
+    assertName('resourceTemplate', options);
     checkHandlerOptions(api, options);
     this.templates.push({
       uriTemplate,
@@ -278,12 +295,6 @@ function splitArgs<TOptions extends object, THandler>(
 /** The options every handler shares, checked where it is registered. */
 function checkHandlerOptions(api: string, options: { maxReasks?: unknown }): void {
   const { maxReasks } = options;
-  // A resource's unknown keys are listed as its own fields: a removed option must not be.
-  if (Object.hasOwn(options, 'stateSchema')) {
-    throw new TypeError(
-      `${api}: options.stateSchema is not an option; ${RETIRED_HANDLER_OPTIONS.stateSchema}.`,
-    );
-  }
   if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || (maxReasks as number) < 0)) {
     throw new RangeError(
       `${api}: maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,

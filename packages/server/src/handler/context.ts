@@ -271,14 +271,13 @@ export class Context {
 
   /**
    * Handshake era: ask the user now and wait for the answer, validated and typed (a schema
-   * library's response type is validated by that library, and typed with its output). Takes a
-   * message and a response type, or an ask built by `elicitRequest` / `elicitUrlRequest`. Decline
-   * and cancel resolve as results. An answer that does not fit is asked again, saying what was
-   * wrong (up to the server's `maxReasks`, default 3), then rejects with an
-   * {@link InvalidAnswerError}. Throws an {@link EraMismatchError} on a modern request (use
-   * `ctx.ask`, which works on both, or return `inputRequired(...)`) and an
-   * {@link UnsupportedCapabilityError} when the client cannot answer elicitations (or cannot
-   * express this one in its protocol version).
+   * library's response type by that library, typed with its output). Takes a message and a
+   * response type, or an ask built by `elicitRequest` / `elicitUrlRequest`. Decline and cancel
+   * resolve as results. An answer that does not fit is asked again, saying what was wrong (up to
+   * the server's `maxReasks`, default 3), then rejects with an {@link InvalidAnswerError}. Throws
+   * an {@link EraMismatchError} on a modern request (use `ctx.ask`, which works on both, or
+   * `inputRequired(...)`), an {@link UnsupportedCapabilityError} when the client cannot answer
+   * elicitations (or this one in its protocol version), a `TypeError` for an unknown option.
    */
   elicit<const R extends ResponseType>(
     message: string,
@@ -294,7 +293,9 @@ export class Context {
     responseTypeOrOptions?: ResponseType | WaitOptions,
     maybeOptions: ElicitOptions = {},
   ): Promise<unknown> {
-    const push = this.#pushChannel('ctx.elicit()');
+    const ofAsk = typeof messageOrAsk !== 'string';
+    const options = ofAsk ? responseTypeOrOptions : maybeOptions;
+    const push = this.#pushChannel('ctx.elicit()', options, ofAsk);
     return pushElicitation(this.#init, push, messageOrAsk, responseTypeOrOptions, maybeOptions);
   }
 
@@ -308,7 +309,7 @@ export class Context {
     url: string | URL,
     options: { timeoutMs?: number; elicitationId?: string } = {},
   ): Promise<ElicitationResult<UrlElicitation>> {
-    const push = this.#pushChannel('ctx.elicitUrl()');
+    const push = this.#pushChannel('ctx.elicitUrl()', options);
     return pushUrl(this.#init, push, message, String(url), options);
   }
 
@@ -320,7 +321,7 @@ export class Context {
     init: SampleInit | CreateMessageRequest,
     options: { maxTokens?: number; timeoutMs?: number } = {},
   ): Promise<CreateMessageResult> {
-    const push = this.#pushChannel('ctx.sample()');
+    const push = this.#pushChannel('ctx.sample()', options);
     const params =
       typeof init === 'object' && (init as { method?: unknown }).method === 'sampling/createMessage'
         ? (init as CreateMessageRequest).params
@@ -330,7 +331,7 @@ export class Context {
 
   /** Handshake era: the roots the client exposes. */
   async listRoots(options: WaitOptions = {}): Promise<Root[]> {
-    return pushRoots(this.#init, this.#pushChannel('ctx.listRoots()'), options.timeoutMs);
+    return pushRoots(this.#init, this.#pushChannel('ctx.listRoots()', options), options.timeoutMs);
   }
 
   /**
@@ -370,8 +371,8 @@ export class Context {
     await this.#init.channel.progress?.(progress, total, message);
   }
 
-  #pushChannel(api: PushingApi): PushChannel {
-    return pushChannelFor(this.#push, this.handler, this.requestContext.protocolVersion, api);
+  #pushChannel(api: PushingApi, options: unknown, ofAsk = false): PushChannel {
+    return pushChannelFor(this.#push, this.handler, this.requestContext, api, options, ofAsk);
   }
 
   /** Where `ctx.ask` pushes: nowhere on the App route, where the App brings the answer back. */

@@ -1,5 +1,5 @@
-import type { Meta } from '@parley/core';
-import type { Variables } from '@modelcontextprotocol/server';
+import type { ContentAnnotations, Meta } from '@parley/core';
+import type { Icon, Variables } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 
 import type { Context } from './context.ts';
@@ -109,6 +109,12 @@ export type PromptHandler<TArgs> = (
   ctx: Context,
 ) => PromptReturn | Promise<PromptReturn>;
 
+/**
+ * A resource's (or resource template's) options: Parley's own (`complete`, `cacheable`, `asks`,
+ * `maxReasks`) and the fields MCP lists a resource with (`name`, `title`, `description`,
+ * `mimeType`, `size`, `annotations`, `icons`, `_meta`). Any other key is refused where the
+ * resource is registered, as every options object's is.
+ */
 export interface ResourceOptions extends HandlerOptions {
   name: string;
   /** Resource templates: suggestions for each variable as the user types, by variable name. */
@@ -116,6 +122,12 @@ export interface ResourceOptions extends HandlerOptions {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** The size of the raw contents in bytes, if known (listed; a fixed resource's). */
+  size?: number;
+  /** Who the resource is for, how important it is, when it last changed (listed as given). */
+  annotations?: ContentAnnotations;
+  /** Icons a client may show for the resource (listed as given). */
+  icons?: Icon[];
   /**
    * The contents depend only on the URI, so `ResponseCachingMiddleware` may serve them again
    * (per principal, until its TTL). Asks and continuation rounds are never cached. Default false.

@@ -5,7 +5,9 @@ import {
   EraMismatchError,
   InvalidAnswerError,
   UnsupportedCapabilityError,
+  checkOptionKeys,
   clientFeatureOf,
+  optionKeys,
   requiredCapabilities,
   supportsRequest,
   type ClientCapabilities,
@@ -16,6 +18,7 @@ import {
   type ElicitRequest,
   type HandlerInfo,
   type InputRequest,
+  type OptionKeys,
   type Root,
 } from '@parley/core';
 import type { CompiledResponseType, ResponseType } from '@parley/schema';
@@ -26,7 +29,7 @@ import { compiled } from '../ask/compiled.ts';
 import { problemOf, reaskRequest } from '../ask/reask.ts';
 import { elicitParamsFor, formFor } from '../ask/versionSchemas.ts';
 import { randomUUID } from '../utils/randomness.ts';
-import type { ElicitOptions, PushScope, UrlElicitation } from './contextTypes.ts';
+import type { ElicitOptions, PushScope, UrlElicitation, WaitOptions } from './contextTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
 import type { KeyedAsks } from '../flow/flow.ts';
 
@@ -44,16 +47,38 @@ function waitFor(scope: PushScope, timeoutMs: number | undefined) {
 /** The strict handshake-era methods, which push or fail. */
 export type PushingApi = 'ctx.elicit()' | 'ctx.elicitUrl()' | 'ctx.sample()' | 'ctx.listRoots()';
 
+/** Options of `ctx.elicitUrl()`. */
+type UrlElicitOptions = WaitOptions & { elicitationId?: string };
+
+const WAIT_OPTIONS = optionKeys<WaitOptions>()(['timeoutMs']);
+
+/** What each method's options take (`ctx.elicit(ask, options)`: {@link WAIT_OPTIONS}). */
+const PUSH_OPTIONS: Record<PushingApi, OptionKeys> = {
+  'ctx.elicit()': optionKeys<ElicitOptions>()([
+    'responseTitle',
+    'responseDescription',
+    'timeoutMs',
+  ]),
+  'ctx.elicitUrl()': optionKeys<UrlElicitOptions>()(['timeoutMs', 'elicitationId']),
+  'ctx.sample()': optionKeys<{ maxTokens?: number } & WaitOptions>()(['maxTokens', 'timeoutMs']),
+  'ctx.listRoots()': WAIT_OPTIONS,
+};
+
 /**
- * The channel `api` pushes on. A modern call has none (except inside a task, where questions
- * are awaited): the strict handshake-era methods fail there, saying what to use instead.
+ * The channel `api` pushes on, once its `options` are checked (on either era, so a misspelt
+ * option is named before the era is; `ofAsk`: `ctx.elicit(ask, options)`). A modern call has
+ * none (except inside a task, where questions are awaited): the strict handshake-era methods
+ * fail there, saying what to use instead.
  */
 export function pushChannelFor(
   push: PushChannel | undefined,
   handler: HandlerInfo,
-  protocolVersion: string,
+  { protocolVersion }: Pick<PushScope['request'], 'protocolVersion'>,
   api: PushingApi,
+  options: unknown,
+  ofAsk = false,
 ): PushChannel {
+  checkOptionKeys(api, 'options', options, ofAsk ? WAIT_OPTIONS : PUSH_OPTIONS[api]);
   if (push === undefined) {
     throw new EraMismatchError({
       kind: handler.kind,
@@ -173,7 +198,7 @@ export function pushElicitation(
   scope: PushScope,
   push: PushChannel,
   messageOrAsk: string | ElicitRequest,
-  responseTypeOrOptions: ResponseType | { timeoutMs?: number } | undefined,
+  responseTypeOrOptions: ResponseType | WaitOptions | undefined,
   options: ElicitOptions,
 ): Promise<unknown> {
   if (typeof messageOrAsk !== 'string') {
@@ -183,7 +208,7 @@ export function pushElicitation(
         `ctx.elicit(): ${messageOrAsk.method} is not an elicitation; use ctx.ask(key, ask).`,
       );
     }
-    const timeoutMs = (responseTypeOrOptions as { timeoutMs?: number } | undefined)?.timeoutMs;
+    const timeoutMs = (responseTypeOrOptions as WaitOptions | undefined)?.timeoutMs;
     return pushAsk(scope, push, messageOrAsk, timeoutMs);
   }
   const { timeoutMs, ...labels } = options;
@@ -197,7 +222,7 @@ export async function pushUrl(
   push: PushChannel,
   message: string,
   url: string,
-  options: { timeoutMs?: number; elicitationId?: string },
+  options: UrlElicitOptions,
 ): Promise<ElicitationResult<UrlElicitation>> {
   const elicitationId = options.elicitationId ?? randomUUID();
   const request: ElicitRequest = {

@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 /**
  * How an author declares that a tool runs as a task:
  *
@@ -57,7 +59,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 const SUPPORTS: ReadonlySet<unknown> = new Set(['optional', 'required']);
 const STARTS: ReadonlySet<unknown> = new Set(['at-call', 'by-handler']);
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['support', 'start', 'ttlMs', 'pollIntervalMs']);
+const KNOWN_KEYS = optionKeys<ToolTaskOptions>()(['support', 'start', 'ttlMs', 'pollIntervalMs']);
 
 function wholeMs(api: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
@@ -87,13 +89,7 @@ export function resolveTaskOptions(
       `${api}: task must be 'optional', 'required' or { support, start?, ttlMs?, pollIntervalMs? }.`,
     );
   }
-  for (const key of Object.keys(given)) {
-    if (!KNOWN_KEYS.has(key)) {
-      throw new TypeError(
-        `${api}: task.${key} is not an option (support, start, ttlMs, pollIntervalMs).`,
-      );
-    }
-  }
+  checkOptionKeys(api, 'options.task', given, KNOWN_KEYS);
   if (!SUPPORTS.has(given.support)) {
     throw new TypeError(
       `${api}: task support must be 'optional' or 'required' (got ${JSON.stringify(given.support)}).`,

@@ -214,7 +214,10 @@ describe('hostProfilesOf', () => {
   });
 
   test.each([
-    [{ name: 'h', source: 's', drawsElicitations: false }, /unknown key 'drawsElicitations'/],
+    [
+      { name: 'h', source: 's', drawsElicitations: false },
+      /^ParleyServer: options\.hostProfiles\[0\]\.drawsElicitations is not an option; did you mean drawsElicitation\?/,
+    ],
     [{ name: 'h' }, /hostProfiles\[0\]\.source must say where/],
     [{ name: '', source: 's' }, /hostProfiles\[0\]\.name/],
     [{ name: 'h', source: 's', versions: '~2.1' }, /versions must be '\*' or comparisons/],
