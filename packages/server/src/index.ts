@@ -76,6 +76,7 @@ export type {
   AskOptions,
   FormAskOptions,
   SampleInit,
+  SampleOptions,
   TypedElicitRequest,
   UrlElicitRequest,
 } from './ask/builders.ts';

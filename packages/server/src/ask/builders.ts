@@ -65,8 +65,8 @@ const FORM_ASK_OPTIONS = optionKeys<ResponseTypeOptions & FormAskOptions>()([
   'modelMayConfirm',
 ]);
 const ASK_OPTIONS = optionKeys<AskOptions>()(['optional']);
-/** Options of {@link sampleRequest}. */
-type SampleOptions = AskOptions & { maxTokens?: number };
+/** Options of {@link sampleRequest}: optional, and the most tokens the model may write. */
+export type SampleOptions = AskOptions & { maxTokens?: number };
 const SAMPLE_OPTIONS = optionKeys<SampleOptions>()(['optional', 'maxTokens']);
 
 interface AskInfo {
