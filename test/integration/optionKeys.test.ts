@@ -190,7 +190,7 @@ const checked: Record<string, Case> = {
     give: (o) => elicitUrlRequest('Sign in', 'https://example.com/login', o()),
     typo: ['optinal', 'optional'],
   },
-  'server:AskOptions (sampleRequest)': {
+  'server:SampleOptions': {
     give: (o) => sampleRequest('Summarise this', o()),
     typo: ['maxToken', 'maxTokens'],
   },
