@@ -1,9 +1,9 @@
 import type { CallOptions, Client, ToolCallResult } from '@parley/client';
-import { isRecord, type ElicitResult, type InputRequests } from '@parley/core';
+import { APP_ANSWER_TOOL, type AppAsk, type ElicitResult } from '@parley/core';
 import { createResponseType } from '@parley/schema';
 
 import type { QuestionAsker } from './elicitationPrompt.ts';
-import { APP_ANSWER_TOOL, APP_ASK_META, APP_ROUTE } from './routes.ts';
+import { APP_ROUTE } from './routes.ts';
 
 /**
  * `parley call --as-app-host`: the CLI is a host that draws MCP Apps and cannot elicit. A Parley
@@ -12,29 +12,6 @@ import { APP_ANSWER_TOOL, APP_ASK_META, APP_ROUTE } from './routes.ts';
  * each question (with the prompts of any other form), sends the answers with the app-only tool
  * `parley_answer`, and reads what comes back: the next questions, or the tool's result.
  */
-
-/** What an App result carries for the App (`@parley/server`'s `AppAsk`). */
-export interface AppAsk {
-  tool: string;
-  arguments: Record<string, unknown>;
-  inputRequests: InputRequests;
-  requestState: string;
-}
-
-/** The App's questions in `result`, or `undefined` when it is not an App result. */
-export function appAskOf(result: ToolCallResult): AppAsk | undefined {
-  const ask = result._meta?.[APP_ASK_META];
-  if (
-    !isRecord(ask) ||
-    typeof ask['tool'] !== 'string' ||
-    !isRecord(ask['arguments']) ||
-    !isRecord(ask['inputRequests']) ||
-    typeof ask['requestState'] !== 'string'
-  ) {
-    return undefined;
-  }
-  return ask as unknown as AppAsk;
-}
 
 /** The App answers forms only; anything else on this route is the server's mistake. */
 class NotAForm extends Error {

@@ -1,6 +1,8 @@
 import type { CallOptions, Client, Tool, ToolCallResult } from '@parley/client';
 
-import { answerAppAsk, appAskOf, type AppAsk } from './appRoute.ts';
+import { appAskOf, type AppAsk } from '@parley/core';
+
+import { answerAppAsk } from './appRoute.ts';
 import { argumentsNeededOf, askInConversation, type ArgumentsNeeded } from './conversationRoute.ts';
 import type { QuestionAsker } from './elicitationPrompt.ts';
 import { isDismissed, type Prompter } from './prompter.ts';

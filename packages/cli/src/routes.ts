@@ -10,10 +10,6 @@ import { isRecord, type ElicitFormParams, type ElicitUrlParams } from '@parley/c
 
 /** `_meta` of a form the server adapted to the host: the names of the fields it changed. */
 export const ADAPTED_META = 'dev.parley/adapted';
-/** `_meta` of a tool result on the App route: the questions and the sealed state. */
-export const APP_ASK_META = 'dev.parley/ask';
-/** The app-only tool an App sends the person's answers with. */
-export const APP_ANSWER_TOOL = 'parley_answer';
 /** `_meta` of the `'arguments'` fallback's result: what to ask, and which arguments to send. */
 export const ARGUMENTS_NEEDED_META = 'parley/argumentsNeeded';
 

@@ -7,6 +7,8 @@ import * as core from '../src/index.ts';
 test('the public API is exactly this', () => {
   expect(Object.keys(core).sort()).toEqual(
     [
+      'APP_ANSWER_TOOL',
+      'APP_ASK_META',
       'AcceptedElicitation',
       'CancelledElicitation',
       'DeclinedElicitation',
@@ -48,6 +50,7 @@ test('the public API is exactly this', () => {
       'isCreateTaskResult',
       'isInputRequiredResult',
       'isHandshakeCreateTaskResult',
+      'appAskOf',
       'isModernVersion',
       'isProtocolVersion',
       'isRecord',

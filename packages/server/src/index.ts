@@ -91,8 +91,8 @@ export { APP_URI } from './ask/askRoutes.ts';
 export type { AskRoute } from './ask/askRoutes.ts';
 export { HOST_PROFILES } from './ask/hostProfiles.ts';
 export type { FieldKind, HostProfile } from './ask/hostProfiles.ts';
-export { APP_ANSWER_TOOL, APP_ASK_META } from './round/appRoute.ts';
-export type { AppAsk } from './round/appRoute.ts';
+export { APP_ANSWER_TOOL, APP_ASK_META } from '@parley/core';
+export type { AppAsk } from '@parley/core';
 export type { ArgsOf, ParameterSchema, PromptArgument } from './handler/parameters.ts';
 export type {
   Completer,

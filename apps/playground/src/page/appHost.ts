@@ -1,7 +1,7 @@
 import type { Client, ElicitResult, InputContext, ToolCallResult } from '@parley/client';
 
 import { askElicitation } from './asks.ts';
-import { APP_ANSWER_TOOL, appAskOf } from './routes.ts';
+import { APP_ANSWER_TOOL, appAskOf } from '@parley/core';
 import type { CallEntry } from './timeline.ts';
 
 /**

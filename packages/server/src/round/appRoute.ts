@@ -1,8 +1,14 @@
-import { isRecord, type CallToolResult, type InputRequest, type InputRequests } from '@parley/core';
+import {
+  APP_ANSWER_TOOL,
+  APP_ASK_META,
+  isRecord,
+  type AppAsk,
+  type CallToolResult,
+  type InputRequest,
+  type InputRequests,
+} from '@parley/core';
 
 import { APP_CAPABILITIES, type AskReach } from '../ask/askRoutes.ts';
-
-export { APP_URI } from '../ask/askRoutes.ts';
 import { WireError } from './errors.ts';
 import type { RoundRequest } from './request.ts';
 
@@ -15,12 +21,6 @@ import type { RoundRequest } from './request.ts';
  * the same single use, the same `ctx.ask` replay.
  */
 
-/** The app-only tool the App sends the person's answers with. */
-export const APP_ANSWER_TOOL = 'parley_answer';
-
-/** Where an App result keeps what the App draws and sends back. */
-export const APP_ASK_META = 'dev.parley/ask';
-
 /** A round on the App route. */
 export const APP_REACH: AskReach = Object.freeze({
   capabilities: APP_CAPABILITIES,
@@ -28,17 +28,6 @@ export const APP_REACH: AskReach = Object.freeze({
   appElicitation: false,
   cannotRender: Object.freeze([]),
 });
-
-/** What an App result carries for the App, under `_meta[APP_ASK_META]`. */
-export interface AppAsk {
-  /** The tool the questions come from, and the arguments it was called with. */
-  tool: string;
-  arguments: Record<string, unknown>;
-  /** The questions, by key, in the vocabulary of the newest protocol. */
-  inputRequests: InputRequests;
-  /** The sealed state to send back with the answers. */
-  requestState: string;
-}
 
 /** True when `req` is a call of the answer tool on a server that allows the App route. */
 export function isAppAnswer(req: RoundRequest, routes: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 import { RESOURCE_URI_META_KEY, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { APP_ANSWER_TOOL } from '@parley/core';
 
 import { APP_URI } from '../ask/askRoutes.ts';
-import { APP_ANSWER_TOOL } from '../round/appRoute.ts';
 
 /**
  * The tools as a client on the App route sees them: each names the App as its UI, so the host
