@@ -11,3 +11,5 @@ export { createRedisTaskStore } from './taskStore.ts';
 export type { RedisSubscriber, RedisTaskStoreOptions } from './taskStore.ts';
 export { RedisStoreError } from './redisStoreError.ts';
 export type { RedisClient, RedisStoreOptions } from './redisClient.ts';
+export { createRedisSessionStore } from './sessionStore.ts';
+export type { RedisSessionStoreOptions } from './sessionStore.ts';

@@ -1,9 +1,10 @@
-import type { EventStore, SingleUseStore, TaskStore } from '@parley/server';
+import type { EventStore, SessionStore, SingleUseStore, TaskStore } from '@parley/server';
 import { createClient } from 'redis';
 import { expectTypeOf, test } from 'vitest';
 
 import {
   createRedisEventStore,
+  createRedisSessionStore,
   createRedisSingleUseStore,
   createRedisTaskStore,
   type RedisClient,
@@ -20,6 +21,9 @@ test('the stores are the interfaces Parley takes', () => {
   expectTypeOf(createRedisSingleUseStore(client)).toEqualTypeOf<SingleUseStore>();
   expectTypeOf(createRedisEventStore(client)).toEqualTypeOf<EventStore>();
   expectTypeOf(createRedisTaskStore(client)).toEqualTypeOf<TaskStore>();
+  expectTypeOf(
+    createRedisSessionStore(client, { subscriber: client.duplicate() }),
+  ).toEqualTypeOf<SessionStore>();
 });
 
 test('a node-redis client (duplicated, in subscriber mode) is a RedisSubscriber', () => {

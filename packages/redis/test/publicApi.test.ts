@@ -9,6 +9,7 @@ test('the public API is exactly this', () => {
     [
       'RedisStoreError',
       'createRedisEventStore',
+      'createRedisSessionStore',
       'createRedisSingleUseStore',
       'createRedisTaskStore',
     ].sort(),

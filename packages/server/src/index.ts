@@ -21,6 +21,8 @@ export { closeOnSignals } from './facade/shutdown.ts';
 export type { CloseOnSignalsOptions } from './facade/shutdown.ts';
 export { createMemoryEventStore } from './http/eventStore.ts';
 export type { EventId, EventStore, MemoryEventStoreOptions, StreamId } from './http/eventStore.ts';
+export { createMemorySessionStore } from './http/sessionStore.ts';
+export type { MemorySessionStoreOptions, SessionStore } from './http/sessionStore.ts';
 export type { HttpRunOptions } from './http/runHttp.ts';
 export type {
   ParleyServerOptions,

@@ -28,6 +28,7 @@ test('the public API is exactly this', () => {
     'UrlElicitationRequiredError',
     'closeOnSignals',
     'createMemoryEventStore',
+    'createMemorySessionStore',
     'createMemorySingleUseStore',
     'createMemoryTaskStore',
     'elicitRequest',

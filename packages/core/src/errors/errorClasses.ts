@@ -328,7 +328,12 @@ export type SessionCloseReason =
   /** Its calls' stream dropped and no stream came back within the resume window. */
   | 'stream_lost'
   /** The server is shutting down. */
-  | 'shutdown';
+  | 'shutdown'
+  /**
+   * The server is shutting down and handed the call to another replica, which runs it on from
+   * the question it was waiting on (`http.sessionStore`): this run of the handler ends here.
+   */
+  | 'handed_over';
 
 /** What a {@link SessionClosedError} carries. */
 export interface SessionClosedData {
@@ -343,6 +348,8 @@ const CLOSE_REASON_TEXT: Record<SessionCloseReason, string> = {
   stream_lost:
     "the client's stream closed and did not come back within the resume window, so the session was closed",
   shutdown: 'the server is shutting down; the client may retry on another server',
+  handed_over:
+    'the server is shutting down and handed the call to another server, where it goes on',
 };
 
 /**

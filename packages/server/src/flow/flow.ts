@@ -38,6 +38,17 @@ import { AskSuspension, CallEnded } from './suspension.ts';
  * `openFlow` (`open.ts`) makes one per round.
  */
 
+/**
+ * Values of `ctx.remember` kept outside the sealed state: by a handshake-era call whose record
+ * another replica may take over (the call then runs again there, and replays them).
+ */
+export interface KeptValues {
+  has(key: string): boolean;
+  get(key: string): unknown;
+  /** Keep `value` (plain JSON) before the handler goes on. */
+  keep(key: string, value: unknown): Promise<void>;
+}
+
 /** Asks, by key, as `ctx.askAll` takes them (in order). */
 export type KeyedAsks = readonly (readonly [string, InputRequest])[];
 
@@ -222,12 +233,22 @@ export class Flow {
   /**
    * `ctx.remember(key, fn)`: the value `fn` computed on an earlier round of the flow, from the
    * record; else `fn`'s value now, as JSON would carry it, kept for the rounds after. `replays`
-   * is false where the handler runs once (pushing eras): the value is then just computed.
+   * is false where the handler runs once (pushing eras): the value is then just computed, and
+   * kept in `kept` when the call has a record another replica may take over.
    */
-  async remember<T>(key: string, fn: () => T | Promise<T>, replays: boolean): Promise<T> {
+  async remember<T>(
+    key: string,
+    fn: () => T | Promise<T>,
+    replays: boolean,
+    kept?: KeptValues,
+  ): Promise<T> {
     checkAskKey('ctx.remember()', key);
     if (typeof fn !== 'function') {
       throw new TypeError(`ctx.remember('${key}'): give a function that computes the value.`);
+    }
+    if (kept?.has(key) === true) {
+      this.#replayed.push(key);
+      return kept.get(key) as T;
     }
     if (replays) {
       this.#engaged = true;
@@ -240,6 +261,7 @@ export class Flow {
     checkJson(`ctx.remember('${key}')`, value);
     const copy = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
     if (replays) this.#remembered[key] = copy;
+    await kept?.keep(key, copy);
     return copy as T;
   }
 

@@ -116,11 +116,9 @@ export class Context {
   }
 
   /**
-   * Handshake era over HTTP: close this call's SSE stream now, without ending the call. The
-   * client reconnects after the server's `retry` with `Last-Event-ID` and gets everything sent
-   * meanwhile (SEP-1699 polling: a long call need not hold a connection). `false` (and nothing
-   * done) where the call has no resumable stream: stdio, the modern era, a task, or an endpoint
-   * without an event store.
+   * Handshake era over HTTP: close this call's SSE stream now, without ending the call; the
+   * client reconnects with `Last-Event-ID` and gets everything sent meanwhile (SEP-1699). `false`
+   * (nothing done) without a resumable stream: stdio, modern era, a task, no event store.
    */
   closeStream(): boolean {
     return this.#push?.closeStream?.() ?? false;
@@ -230,8 +228,9 @@ export class Context {
   /**
    * Run `fn` once per flow and return its result on every run of the handler: on the modern era
    * the result (JSON) is recorded in the flow's sealed state and replayed, on any replica, on
-   * the rounds after; on the handshake era the handler runs once anyway. For the work between
-   * questions that must not be redone on each re-run: a price lookup, an id you created.
+   * the rounds after; on the handshake era the handler runs once, unless its replica drains or
+   * dies and another takes the call over (`http.sessionStore`), replaying the value from the
+   * call's record. For work between questions that must not be redone: a price, a new id.
    *
    * The value comes back as JSON would carry it in both eras (a `Date` must be converted first:
    * it is refused, not silently turned into a string).
@@ -256,8 +255,9 @@ export class Context {
    * ```
    */
   async remember<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    // Pushing (handshake era, a task) runs the handler once: nothing to replay.
-    return this.#flow.remember(key, fn, this.#askPush === undefined);
+    // A pushing run replays only what its call's record kept (another replica took it over).
+    const push = this.#askPush;
+    return this.#flow.remember(key, fn, push === undefined, push?.kept);
   }
 
   #resolve(asks: Record<string, InputRequest>): Promise<Record<string, unknown>> {

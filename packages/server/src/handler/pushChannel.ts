@@ -1,3 +1,4 @@
+import type { KeptValues } from '../flow/flow.ts';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -35,4 +36,26 @@ export interface PushChannel {
    * (for example: no session to carry it), or `undefined` when it can.
    */
   unavailable?(request: InputRequest): ParleyError | undefined;
+  /**
+   * Where `ctx.remember` keeps its values when the call's record is kept for another replica to
+   * take it over (`http.sessionStore`): the replica that does replays them.
+   */
+  kept?: KeptValues;
+}
+
+/**
+ * A call whose record is kept so another replica can take it over (`http.sessionStore`): its
+ * pushes are answered from the record where the call was taken over, and its `ctx.remember`
+ * values are kept there.
+ */
+export interface KeptCall extends KeptValues {
+  /**
+   * The answer to the call's next push when the record has that question (answered, or still
+   * pending on the client); `undefined`: push it.
+   */
+  replay(
+    method: string,
+    params: unknown,
+    wait: { timeout: number; signal: AbortSignal },
+  ): Promise<unknown> | undefined;
 }

@@ -12,6 +12,8 @@ import { Server } from '@modelcontextprotocol/server';
  *   it was given (symbol-keyed properties included).
  * - `Server#LOG_LEVEL_SEVERITY` (private, readonly): the ranks of the log levels, a `Map` the
  *   SDK builds per server and only reads.
+ * - `Protocol#_requestMessageId` (private): the next id of a request the server sends its
+ *   client, a number the SDK counts up from 0 per server.
  */
 
 /** The SDK version the members above were read from. */
@@ -21,7 +23,17 @@ export const SDK_VERSION_RELIED_ON = '2.4.0';
 export const SDK_MEMBERS_RELIED_ON = {
   wrapHandler: '_wrapHandler',
   logLevelSeverity: 'LOG_LEVEL_SEVERITY',
+  requestMessageId: '_requestMessageId',
 } as const;
+
+/**
+ * Number the requests `server` sends its client from `first`: a session rebuilt on another
+ * replica must not reuse the ids the replica that opened it gave its questions (their answers
+ * are kept by id).
+ */
+export function startRequestIdsAt(server: Server, first: number): void {
+  (server as unknown as { _requestMessageId: number })._requestMessageId = first;
+}
 
 /** A request handler as the SDK keeps it: what `_wrapHandler` takes, and returns. */
 export type SdkRequestHandler = Parameters<Server['_wrapHandler']>[1];

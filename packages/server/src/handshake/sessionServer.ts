@@ -11,6 +11,7 @@ import {
   ProtocolError,
   type Server,
   type AuthInfo,
+  type RequestId,
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
@@ -19,7 +20,7 @@ import { pushedResultProblem } from '../ask/answers.ts';
 import { complete } from '../runtime/completion.ts';
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import { serveList, type ListMethod } from '../runtime/lists.ts';
-import type { PushChannel } from '../handler/pushChannel.ts';
+import type { KeptCall, PushChannel } from '../handler/pushChannel.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
@@ -50,8 +51,11 @@ export interface SessionOptions {
 
 /** Follows the calls of one session (see `http/sessions.ts`). */
 export interface CallTracker {
-  /** A call begins; `request` is its request's signal (aborted when the client cancels it). */
-  begin(request: AbortSignal): TrackedCall;
+  /**
+   * A call begins; `request` is its request's signal (aborted when the client cancels it), `id`
+   * its JSON-RPC id.
+   */
+  begin(request: AbortSignal, id: RequestId): TrackedCall;
 }
 
 /** One call in flight. */
@@ -63,6 +67,8 @@ export interface TrackedCall {
   signal: AbortSignal;
   /** Why the call was abandoned (a Parley error), once it was. */
   readonly abandoned: Error | undefined;
+  /** Its record, when one is kept for another replica to take it over. */
+  readonly kept: KeptCall | undefined;
   /** Marks the call as waiting on the client while `pending` is. */
   waitOn<T>(pending: Promise<T>): Promise<T>;
   end(): void;
@@ -107,7 +113,10 @@ function pushChannel(
     params: unknown,
     wait: { timeout: number; signal: AbortSignal },
   ): Promise<unknown> => {
-    const sent = ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>;
+    // A call taken over from another replica: what it asked there is answered from its record.
+    const sent =
+      call?.kept?.replay(method, params, wait) ??
+      (ctx.mcpReq.send({ method, params } as never, AS_SENT, wait) as Promise<unknown>);
     const pending = progress === undefined ? sent : progress.whileWaiting(method, sent);
     if (call === undefined) return pending;
     // The SDK words an abort as a timeout; an abandoned call says why it was abandoned.
@@ -139,6 +148,7 @@ function pushChannel(
       return true;
     },
     ...(unavailable !== undefined ? { unavailable: () => unavailable() } : {}),
+    ...(call?.kept !== undefined ? { kept: call.kept } : {}),
   };
 }
 
@@ -296,7 +306,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
   const round = (method: RoundMethod) =>
     server.setRequestHandler(method, (request, ctx) => {
       const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
-      const call = options.calls?.begin(ctx.mcpReq.signal);
+      const call = options.calls?.begin(ctx.mcpReq.signal, ctx.mcpReq.id);
       const traced = traceOf(runtime, server, ctx, method, request.params);
       // A chain, not an async function: a call waiting on its user holds no frame here. (The
       // pipeline's functions are async: nothing above throws before `call.end` is arranged.)

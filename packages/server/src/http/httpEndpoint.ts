@@ -98,6 +98,7 @@ export class HttpEndpoint {
     this.#sessions = new HandshakeSessions(runtime, {
       limits: this.limits,
       eventStore: store === false ? undefined : store,
+      sessionStore: options.sessionStore,
       idPrefix: options.sessionIdPrefix,
     });
     const hosts = options.allowedHosts;

@@ -3,6 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import type { HttpAuthOptions } from './bearerAuth.ts';
 import type { EventStore } from './eventStore.ts';
+import type { SessionStore } from './sessionStore.ts';
 
 /** What an HTTP endpoint can be asked to do, by the server's `http` options and per request. */
 
@@ -32,6 +33,15 @@ export interface HttpOptions {
    * turns resumability off.
    */
   eventStore?: EventStore | false;
+  /**
+   * Where handshake-era sessions and the record of their calls are kept, so they outlive this
+   * process: with one store shared by every replica (`createRedisSessionStore` from
+   * `@parley/redis`) and a shared `eventStore`, any replica serves any session, and a call
+   * waiting on a person goes on on another replica when its own drains or dies, without asking
+   * again what was answered. See the deployment guide. Default: none (a session lives and dies
+   * with the process that opened it).
+   */
+  sessionStore?: SessionStore;
   /** The SSE `retry` (ms) clients are told to wait before reconnecting a stream. Default 1 000. */
   sseRetryMs?: number;
   /**
@@ -79,6 +89,7 @@ export const HTTP_OPTION_KEYS = [
   'maxSessions',
   'streamResumeWindowMs',
   'eventStore',
+  'sessionStore',
   'sseRetryMs',
   'sessionIdPrefix',
   'allowedHosts',

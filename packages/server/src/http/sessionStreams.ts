@@ -1,6 +1,8 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import type { AuthInfo, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 import type { EventStore } from './eventStore.ts';
+import type { CallJournal } from './handover.ts';
+import { randomUUID } from '../utils/randomness.ts';
 import type { KeepAlive } from './keepAlive.ts';
 import { errorReply } from '../modern/errorReply.ts';
 import type { EventSink, Responder } from './wire.ts';
@@ -36,11 +38,33 @@ export class SessionStream {
   sink: EventSink | undefined = undefined;
   /** The requests answered on it that have no response yet (a call stream lives while any has). */
   readonly unanswered: RequestId[] = [];
+  /** The record kept of its call, for another replica to take it over (`http.sessionStore`). */
+  journal: CallJournal | undefined = undefined;
+  /** Its call went to another replica: nothing more of it is sent from here. */
+  handedOver = false;
 
   constructor(id: string, ofCall: boolean) {
     this.id = id;
     this.ofCall = ofCall;
   }
+}
+
+/** An event replayed from the store: its id, and its message. */
+export interface ReplayedEvent {
+  id: string;
+  message: JSONRPCMessage;
+}
+
+/** A resumed stream of a call this process does not run, as {@link SessionStreams.resumeElsewhere} gets it. */
+export interface Resumption {
+  streamId: string;
+  /** What the client sent in `Last-Event-ID`. */
+  lastEventId: string;
+  /** The events it missed, as SSE, and one by one. */
+  missed: string;
+  events: readonly ReplayedEvent[];
+  responder: Responder;
+  authInfo: AuthInfo | undefined;
 }
 
 /** One message as an SSE event, with its id in the event store if it has one. */
@@ -66,8 +90,12 @@ export abstract class SessionStreams<Host extends StreamHost> {
   readonly #calls: SessionStream[] = [];
   /** The session's `GET` stream, while the client reads it. */
   #standalone: SessionStream | undefined;
-  /** Stream ids: unique within the session (the event store qualifies them with its id). */
+  /**
+   * Stream ids: unique within the session (the event store qualifies them with its id), across
+   * the replicas that may serve it too (each begins its own with a prefix of its own).
+   */
   #nextStream = 0;
+  readonly #streamPrefix = randomUUID().slice(0, 8);
   #closed = false;
 
   constructor(sessionId: string, host: Host, events: EventStore | undefined, keepAlive: KeepAlive) {
@@ -99,10 +127,30 @@ export abstract class SessionStreams<Host extends StreamHost> {
 
   /** A new call stream, for `requests` (the requests of one POST). */
   protected openCallStream(requests: readonly JSONRPCMessage[]): SessionStream {
-    const stream = new SessionStream(String(this.#nextStream++), true);
+    const stream = new SessionStream(`${this.#streamPrefix}.${this.#nextStream++}`, true);
     for (const message of requests) stream.unanswered.push((message as { id: RequestId }).id);
     this.#calls.push(stream);
     return stream;
+  }
+
+  /** The stream `id` of a call another replica began, taken over here. */
+  protected adoptCallStream(id: string, requestId: RequestId): SessionStream {
+    const stream = new SessionStream(id, true);
+    stream.unanswered.push(requestId);
+    this.#calls.push(stream);
+    return stream;
+  }
+
+  /**
+   * A client resumed the stream `streamId` of a call this process does not run: one answered
+   * while the client was away (the replay holds its response), or one another replica began.
+   * Here: send what was missed and end the stream; a transport that can take calls over
+   * overrides this.
+   */
+  protected resumeElsewhere({ missed, responder }: Resumption): Promise<void> | void {
+    const sink = responder.events({ 'mcp-session-id': this.sessionId });
+    sink.write(missed);
+    sink.end();
   }
 
   /** The session's `GET` stream: the one it has, or a new one. */
@@ -121,7 +169,11 @@ export abstract class SessionStreams<Host extends StreamHost> {
   }
 
   /** Resume a stream after `lastEventId`: what the client missed, then what comes next. */
-  protected async replay(lastEventId: string, responder: Responder): Promise<void> {
+  protected async replay(
+    lastEventId: string,
+    responder: Responder,
+    authInfo: AuthInfo | undefined,
+  ): Promise<void> {
     const events = this.#events as EventStore;
     const streamId = await events.getStreamIdForEventId(lastEventId).catch(() => undefined);
     if (streamId === undefined) {
@@ -136,9 +188,13 @@ export abstract class SessionStreams<Host extends StreamHost> {
     // Gathered first, written at once: a store that fails mid-way gets a clean 4xx, not a
     // stream cut short.
     let missed = '';
+    const replayed: ReplayedEvent[] = [];
     try {
       await events.replayEventsAfter(lastEventId, {
-        send: async (eventId, message) => void (missed += sseEvent(message, eventId)),
+        send: async (eventId, message) => {
+          missed += sseEvent(message, eventId);
+          if (ofCall) replayed.push({ id: eventId, message });
+        },
       });
     } catch {
       return responder.send(
@@ -156,10 +212,14 @@ export abstract class SessionStreams<Host extends StreamHost> {
       return responder.send(errorReply('conflict', 'Conflict: that stream is already being read'));
     }
     if (stream === undefined) {
-      // Its call was answered while the client was away: the replay holds the answer.
-      const sink = responder.events({ 'mcp-session-id': this.sessionId });
-      sink.write(missed);
-      return sink.end();
+      return this.resumeElsewhere({
+        streamId,
+        lastEventId,
+        missed,
+        events: replayed,
+        responder,
+        authInfo,
+      });
     }
     const sink = this.attach(stream, responder);
     if (missed !== '') sink.write(missed);
@@ -206,6 +266,31 @@ export abstract class SessionStreams<Host extends StreamHost> {
   /** End `stream`'s response, if the client still reads it. */
   protected endStream(stream: SessionStream): void {
     this.detach(stream)?.end();
+  }
+
+  /**
+   * Hand the call `requestId` to another replica (this one is draining): its record says no one
+   * runs it, its stream ends so its client reconnects (the balancer sends it elsewhere), and
+   * nothing more of it is sent from here. `false`: the call has no record to go on from.
+   */
+  async handOver(requestId: RequestId): Promise<boolean> {
+    const stream = this.streamOf(requestId);
+    if (stream?.journal === undefined || stream.handedOver) return false;
+    stream.handedOver = true;
+    try {
+      await stream.journal.handOver();
+    } catch {
+      // The store failed: the call cannot go on elsewhere; it is abandoned as before.
+      stream.handedOver = false;
+      return false;
+    }
+    this.endStream(stream);
+    return true;
+  }
+
+  /** The record of the call `requestId`, when one is kept. */
+  keptCall(requestId: RequestId): SessionStream['journal'] {
+    return this.streamOf(requestId)?.journal;
   }
 
   /** End the stream of a request, so its client reconnects (SSE polling, SEP-1699). */

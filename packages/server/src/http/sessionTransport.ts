@@ -8,6 +8,8 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { EventStore } from './eventStore.ts';
+import { discard, isKeptCall, isRequest, isResponse, type SessionJournal } from './handover.ts';
+import { SentRequests } from './sentRequests.ts';
 import type { KeepAlive } from './keepAlive.ts';
 import {
   postedMessages,
@@ -19,8 +21,10 @@ import {
   SessionStreams,
   sseEvent,
   STANDALONE_STREAM_ID,
+  type Resumption,
   type StreamHost,
 } from './sessionStreams.ts';
+import { takeOver } from './takeOver.ts';
 import { errorReply } from '../modern/errorReply.ts';
 import type { Responder } from './wire.ts';
 
@@ -45,23 +49,23 @@ import type { Responder } from './wire.ts';
  *
  * This module is the transport's protocol: what each request does, which message goes on which
  * stream, and when a stream is done with. Its base class keeps the streams and replays them
- * (`sessionStreams.ts`); the checks a request must pass are in `sessionRequestChecks.ts`.
+ * (`sessionStreams.ts`); the checks a request must pass are in `sessionRequestChecks.ts`; with
+ * a session store, calls move between replicas (`handover.ts`, `sentRequests.ts`, `takeOver.ts`).
  */
 
 /** What the transport tells the session it carries. */
 export interface TransportHost extends StreamHost {
-  /** The client's `initialize` was accepted: the session exists from now on. */
-  initialized(): void;
+  /**
+   * The client's `initialize` was accepted: the session exists from now on (and is kept, with
+   * a session store, before the client hears of it). `undefined`: a kept session rebuilt.
+   */
+  initialized(initialize: JSONRPCMessage | undefined): Promise<void> | void;
   /** The client deleted the session. */
   deleted(): Promise<void>;
 }
 
 /** What a priming event stores: no message (one object for all, as stores keep it). */
 const PRIMING = Object.freeze({}) as JSONRPCMessage;
-
-function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id?: RequestId } {
-  return 'result' in message || 'error' in message;
-}
 
 export class SessionTransport extends SessionStreams<TransportHost> implements Transport {
   onclose?: () => void;
@@ -75,6 +79,12 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
   #initialized = false;
   /** The `initialize` request being answered, and where its answer goes. */
   #initializing: { id: RequestId; responder: Responder } | undefined;
+  /** The session kept in the session store (before its client hears of it). */
+  #kept: Promise<void> | void = undefined;
+  /** The session's part of the session store: its calls can move to another replica. */
+  readonly #journal: SessionJournal | undefined;
+  /** With a journal: the requests this process sent the client, and where answers go. */
+  readonly #sent: SentRequests | undefined;
 
   constructor(options: {
     sessionId: string;
@@ -83,8 +93,17 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     events: EventStore | undefined;
     retryMs: number;
     keepAlive: KeepAlive;
+    journal?: SessionJournal | undefined;
   }) {
     super(options.sessionId, options.host, options.events, options.keepAlive);
+    this.#journal = options.journal;
+    this.#sent =
+      options.journal === undefined
+        ? undefined
+        : new SentRequests(options.journal, {
+            deliver: (message, authInfo) => this.onmessage?.(message, { authInfo }),
+            failed: (error) => this.#failed(error),
+          });
     this.#checks = options.checks;
     this.#retryMs = options.retryMs;
     this.#supported = options.checks.SUPPORTED_PROTOCOL_VERSIONS;
@@ -110,7 +129,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     if (request.method === 'POST') return this.#post(request, body, authInfo, responder);
     const refused = versionProblem(this.#supported, request);
     if (refused !== undefined) return responder.send(refused);
-    if (request.method === 'GET') return this.#get(request, responder);
+    if (request.method === 'GET') return this.#get(request, authInfo, responder);
     await this.host.deleted();
     responder.send({ status: 200 });
   }
@@ -140,7 +159,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
         );
       }
       this.#initialized = true;
-      this.host.initialized();
+      this.#kept = this.host.initialized(initialize as JSONRPCMessage);
       // Answered with one JSON body, not a stream: nothing comes before the answer, and on a
       // stream the answer would be kept in the event store, long after anyone could want it.
       this.#initializing = { id: initialize.id, responder };
@@ -155,7 +174,17 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
 
     const requests = messages.filter((message) => this.#checks.isJSONRPCRequest(message));
     if (requests.length === 0) {
-      for (const message of messages) this.onmessage?.(message, { authInfo });
+      for (const message of messages) {
+        if (!(await this.#answer(message, authInfo))) {
+          return responder.send(
+            errorReply(
+              'serviceUnavailable',
+              'Service Unavailable: the answer could not be kept; send it again',
+              { headers: { 'retry-after': '1' } },
+            ),
+          );
+        }
+      }
       return responder.send({ status: 202, headers: { 'mcp-session-id': this.sessionId } });
     }
 
@@ -164,6 +193,14 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
       this.#checks.DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     const stream = this.openCallStream(requests);
     const resumable = this.#resumable(version);
+    const call = requests.length === 1 ? requests[0] : undefined;
+    if (resumable && this.#journal !== undefined && call !== undefined && isKeptCall(call)) {
+      // Kept before the stream opens: a client that has an event id of it can always resume it.
+      stream.journal = await this.#journal.begin(stream.id, call).catch((error: unknown) => {
+        this.#failed(error);
+        return undefined;
+      });
+    }
     const priming = resumable ? await this.#primingEvent(stream.id) : '';
     const sink = this.attach(stream, responder);
     if (priming !== '') sink.write(priming);
@@ -202,7 +239,62 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     }
   }
 
-  async #get(request: TransportRequest, responder: Responder): Promise<void> {
+  /**
+   * A message of the client's that is no request: a notification, or the answer to a request of
+   * the server's (with a journal, kept first: see `sentRequests.ts`). `false`: an answer for
+   * another replica that could not be kept.
+   */
+  async #answer(message: JSONRPCMessage, authInfo: AuthInfo | undefined): Promise<boolean> {
+    if (this.#sent !== undefined) return this.#sent.answer(message, authInfo);
+    this.onmessage?.(message, { authInfo });
+    return true;
+  }
+
+  #failed(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  /**
+   * Rebuild a kept session on this replica: its `initialize` goes to the SDK again (what the
+   * client declared, the version it speaks), its answer to no one.
+   */
+  async restore(initialize: JSONRPCMessage): Promise<void> {
+    this.#initialized = true;
+    await this.host.initialized(undefined);
+    await new Promise<void>((resolve) => {
+      this.#initializing = {
+        id: (initialize as { id: RequestId }).id,
+        responder: discard(resolve),
+      };
+      this.onmessage?.(initialize);
+    });
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  }
+
+  protected override resumeElsewhere(resumption: Resumption): Promise<void> | void {
+    const journal = this.#journal;
+    if (journal === undefined) return super.resumeElsewhere(resumption);
+    const { streamId, authInfo } = resumption;
+    return takeOver(resumption, {
+      journal,
+      events: this.events as EventStore,
+      headers: { 'mcp-session-id': this.sessionId },
+      finish: () => super.resumeElsewhere(resumption),
+      adopt: (requestId) => this.adoptCallStream(streamId, requestId),
+      attach: (stream) => this.attach(stream, resumption.responder),
+      run: (request) =>
+        this.onmessage?.(request, {
+          authInfo,
+          closeSSEStream: () => this.closeSSEStream(request.id),
+        }),
+    });
+  }
+
+  async #get(
+    request: TransportRequest,
+    authInfo: AuthInfo | undefined,
+    responder: Responder,
+  ): Promise<void> {
     if (request.headers.get('accept')?.includes('text/event-stream') !== true) {
       return responder.send(
         errorReply(
@@ -212,7 +304,9 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
       );
     }
     const lastEventId = this.events === undefined ? null : request.headers.get('last-event-id');
-    if (lastEventId !== null && lastEventId !== '') return this.replay(lastEventId, responder);
+    if (lastEventId !== null && lastEventId !== '') {
+      return this.replay(lastEventId, responder, authInfo);
+    }
     if (this.standalone !== undefined) {
       return responder.send(
         errorReply('conflict', 'Conflict: this session already has its GET stream open'),
@@ -226,6 +320,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     const requestId = response ? message.id : options?.relatedRequestId;
     if (requestId === undefined) {
       if (response) throw new Error('SessionTransport: a response needs the id of its request');
+      if (isRequest(message)) await this.#sent?.sent(message, undefined);
       // About no request of the client's: the session's GET stream.
       const eventId = await this.events?.storeEvent(STANDALONE_STREAM_ID, message);
       this.standalone?.sink?.write(sseEvent(message, eventId));
@@ -235,6 +330,8 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     if (initializing !== undefined && requestId === initializing.id) {
       if (!response) return;
       this.#initializing = undefined;
+      // Kept before the client hears of it: any replica can serve its next request.
+      await this.#kept;
       return initializing.responder.send({
         status: 200,
         json: JSON.stringify(message),
@@ -245,10 +342,23 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
     if (stream === undefined) {
       throw new Error(`SessionTransport: no stream is open for request ${String(requestId)}`);
     }
+    if (stream.handedOver) {
+      // Another replica goes on with the call: this run's ending (and the cancellation of its
+      // question) is nobody's news.
+      if (response && this.answered(stream, requestId)) this.endStream(stream);
+      return;
+    }
+    // A kept call's question is kept before the client sees it: a replica that takes the call
+    // over waits for its answer instead of asking again.
+    if (isRequest(message)) await this.#sent?.sent(message, stream);
     const eventId = await this.events?.storeEvent(stream.id, message);
     stream.sink?.write(sseEvent(message, eventId));
     if (!response) return;
     if (!this.answered(stream, requestId)) return;
+    if (stream.journal !== undefined) {
+      stream.journal.finished();
+      this.#sent?.streamDone(stream);
+    }
     // Every request of the stream is answered: it is done.
     if (stream.sink === undefined && this.events === undefined) {
       this.onerror?.(
@@ -262,6 +372,7 @@ export class SessionTransport extends SessionStreams<TransportHost> implements T
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.#sent?.close();
     this.closeStreams();
     this.onclose?.();
   }

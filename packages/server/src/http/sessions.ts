@@ -1,18 +1,22 @@
 import { SessionClosedError, type SessionCloseReason } from '@parley/core';
-import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { randomUUID } from '../utils/randomness.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { loadSessionServer } from '../handshake/load.ts';
 import { loadSdk } from '../utils/loadSdk.ts';
-import type { CallTracker, TrackedCall } from '../handshake/sessionServer.ts';
+import { startRequestIdsAt } from '../handshake/sdkInternals.ts';
+import { Handover, SessionJournal } from './handover.ts';
+import type { SessionStore } from './sessionStore.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
 import type { EndpointLimits } from './limits.ts';
 import { KEEP_ALIVE_MS, KeepAlive } from './keepAlive.ts';
-import type { TransportRequest } from './sessionRequestChecks.ts';
-import { SessionTransport, type TransportHost } from './sessionTransport.ts';
+import { SessionTransport } from './sessionTransport.ts';
+import { Session, type SessionCall, type SessionRequest, type SessionsHost } from './session.ts';
 import { errorReply } from '../modern/errorReply.ts';
 import type { Responder } from './wire.ts';
+
+export type { SessionRequest } from './session.ts';
 
 /**
  * The handshake-era sessions of one HTTP endpoint (`Mcp-Session-Id`), each an SDK server on
@@ -28,8 +32,25 @@ import type { Responder } from './wire.ts';
  *   is closed, and its calls learn it at once: a pending `ctx.elicit()` rejects with a
  *   `SessionClosedError` instead of waiting out its timeout;
  * - with an event store, every SSE event has an id, each POST stream opens with a priming event
- *   and a `retry`, and a client that reconnects with `Last-Event-ID` gets what it missed.
+ *   and a `retry`, and a client that reconnects with `Last-Event-ID` gets what it missed;
+ * - with a session store (`handover.ts`), a session is kept there and any replica rebuilds it on
+ *   its first request, and a draining replica hands its waiting calls over instead of failing
+ *   them.
  */
+
+/**
+ * A request that gives a replica work: a `GET` stream, or a POST with requests (not the answer
+ * of a question, nor a notification). A draining replica with a session store refuses these.
+ */
+function takesWork(request: SessionRequest, body: unknown): boolean {
+  if (request.method === 'GET') return true;
+  if (request.method !== 'POST') return false;
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  return messages.some(
+    (message) =>
+      typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
+  );
+}
 
 /** The client's `notifications/initialized` after `initialize`: not yet a use of the session. */
 function isInitializedNotice(body: unknown): boolean {
@@ -40,148 +61,14 @@ function isInitializedNotice(body: unknown): boolean {
   );
 }
 
-/**
- * What a session's transport reads of a request: its method and its headers. Not a web
- * `Request`: one per call (the headers copied, a URL, an abort signal following the client's)
- * is a few kilobytes that a call waiting on its user holds for minutes. A session learns that
- * its client left from the call's stream, not from a request signal.
- */
-export type SessionRequest = TransportRequest;
-
-/** What a call needs of the sessions it belongs to. */
-interface CallHost {
-  isDraining(): boolean;
-  now(): number;
-}
-
-/**
- * One call in flight on a session. A class, and its own abort listener (`handleEvent`), so a
- * call waiting on its user holds one object and one controller, not a closure per hook.
- */
-class SessionCall implements TrackedCall {
-  /** Aborted when its request is, or when it is abandoned. */
-  readonly #controller = new AbortController();
-  #abandoned: Error | undefined;
-  /** How many requests to the client it is waiting on. */
-  waiting = 0;
-  readonly #session: Session;
-  readonly #request: AbortSignal;
-  readonly #host: CallHost;
-
-  constructor(session: Session, request: AbortSignal, host: CallHost) {
-    this.#session = session;
-    this.#request = request;
-    this.#host = host;
-    if (request.aborted) this.handleEvent();
-    else request.addEventListener('abort', this, { once: true });
-    session.calls.push(this);
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  get abandoned(): Error | undefined {
-    return this.#abandoned;
-  }
-
-  /** Its request was aborted (the client cancelled the call). */
-  handleEvent(): void {
-    this.#controller.abort(this.#request.reason);
-  }
-
-  abandon(error: Error): void {
-    if (this.#abandoned !== undefined) return;
-    this.#abandoned = error;
-    this.#controller.abort(error);
-  }
-
-  waitOn<T>(pending: Promise<T>): Promise<T> {
-    if (this.#host.isDraining()) {
-      this.abandon(new SessionClosedError({ reason: 'shutdown', sessionId: this.#session.id }));
-    }
-    this.waiting++;
-    return pending.finally(() => void this.waiting--);
-  }
-
-  end(): void {
-    this.#request.removeEventListener('abort', this);
-    const session = this.#session;
-    session.calls.splice(session.calls.indexOf(this), 1);
-    session.lastSeen = this.#host.now();
-    if (session.calls.length === 0) session.detachedSince = undefined;
-  }
-}
-
-/** What a session needs of the sessions it belongs to. */
-interface SessionsHost extends CallHost {
-  register(session: Session): void;
-  end(session: Session, reason: SessionCloseReason): Promise<void>;
-}
-
-/**
- * One session: its SDK server, its transport, and what keeps it bounded. It hears of its
- * streams (as the transport's host) and follows its calls (as their tracker) itself: one
- * object per session, not one per role.
- */
-class Session implements TransportHost, CallTracker {
-  /** Known before the transport is made, so the event store's view can name it. */
-  readonly id: string;
-  transport!: SessionTransport;
-  server!: Server;
-  /** Who opened it: only they may use it. */
-  readonly principal: string | undefined;
-  lastSeen: number;
-  /** The client did something after `initialize`: a call, a list, a stream. */
-  used = false;
-  /** Streams of this session's calls the client is reading now. */
-  streams = 0;
-  /** Since when it has had calls in flight and no stream. */
-  detachedSince: number | undefined = undefined;
-  /** Its calls in flight: a list, as a session has a call or two at once. */
-  readonly calls: SessionCall[] = [];
-  closing = false;
-  readonly #host: SessionsHost;
-
-  constructor(principal: string | undefined, host: SessionsHost, idPrefix = '') {
-    this.id = idPrefix + randomUUID();
-    this.principal = principal;
-    this.#host = host;
-    this.lastSeen = host.now();
-  }
-
-  initialized(): void {
-    this.#host.register(this);
-  }
-
-  begin(request: AbortSignal): SessionCall {
-    return new SessionCall(this, request, this.#host);
-  }
-
-  /** Count the client as present while it reads the stream of one of its calls. */
-  callStreamOpened(): void {
-    this.streams++;
-    this.detachedSince = undefined;
-  }
-
-  callStreamEnded(): void {
-    const now = this.#host.now();
-    this.streams--;
-    this.lastSeen = now;
-    if (this.streams === 0 && this.calls.length > 0) this.detachedSince = now;
-  }
-
-  deleted(): Promise<void> {
-    return this.#host.end(this, 'deleted');
-  }
-}
-
 export interface SessionsOptions {
   limits: EndpointLimits;
   /** What every session id begins with (see `HttpOptions.sessionIdPrefix`). */
   idPrefix?: string | undefined;
   /** `undefined`: streams are not resumable. */
   eventStore: EventStore | undefined;
+  /** `undefined`: a session lives and dies with this process. */
+  sessionStore?: SessionStore | undefined;
   now?: () => number;
 }
 
@@ -192,6 +79,9 @@ export class HandshakeSessions {
   readonly #runtime: ServerRuntime;
   readonly #limits: EndpointLimits;
   readonly #eventStore: EventStore | undefined;
+  readonly #handover: Handover | undefined;
+  /** Kept sessions being rebuilt here, by id: two requests of one rebuild it once. */
+  readonly #restoring = new Map<string, Promise<Session | undefined>>();
   readonly #now: () => number;
   readonly #idPrefix: string;
   readonly #sessions = new Map<string, Session>();
@@ -202,6 +92,8 @@ export class HandshakeSessions {
   #timer: ReturnType<typeof setInterval> | undefined;
   #draining = false;
   #closed = false;
+  /** Calls being handed over: the close waits for them. */
+  readonly #handing = new Set<Promise<void>>();
   readonly #host: SessionsHost;
 
   constructor(runtime: ServerRuntime, options: SessionsOptions) {
@@ -210,6 +102,15 @@ export class HandshakeSessions {
     this.#eventStore = options.eventStore;
     this.#now = options.now ?? Date.now;
     this.#idPrefix = options.idPrefix ?? '';
+    const store = options.sessionStore;
+    if (store !== undefined && this.#eventStore === undefined) {
+      throw new TypeError(
+        'ParleyServer: http.sessionStore needs resumable streams: give an eventStore (shared by the replicas too), not eventStore: false.',
+      );
+    }
+    this.#handover =
+      store === undefined ? undefined : new Handover(store, this.#limits.sessionIdleTimeoutMs);
+    this.#handover?.start();
     this.#host = {
       isDraining: () => this.#draining,
       now: this.#now,
@@ -217,6 +118,11 @@ export class HandshakeSessions {
         this.#sessions.set(session.id, session);
         this.#startSweeping();
       },
+      keep: (session, initialize) =>
+        this.#handover
+          ?.saveSession(session.id, { initialize, principal: session.principal })
+          .catch(() => {}),
+      letGo: (call) => this.#letGo(call),
       end: (session, reason) => this.#end(session, reason),
     };
   }
@@ -251,26 +157,58 @@ export class HandshakeSessions {
     }
     this.#opening++;
     try {
-      const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
-      const session = new Session(authInfo?.clientId, this.#host, this.#idPrefix);
+      const session = await this.#build(this.#idPrefix + randomUUID(), authInfo);
       const { id } = session;
-      session.transport = new SessionTransport({
-        sessionId: id,
-        checks: sdk,
-        host: session,
-        events:
-          this.#eventStore === undefined ? undefined : sessionEventStore(this.#eventStore, id),
-        retryMs: this.#limits.sseRetryMs,
-        keepAlive: this.#keepAlive,
-      });
-      session.server = buildSessionServer(this.#runtime, {
-        authInfo,
-        calls: session,
-      });
-      await session.server.connect(session.transport);
       await session.transport.handle(request, parsedBody, authInfo, responder);
       // Refused before it began (a bad Accept header, say): nothing to keep.
       if (this.#sessions.get(id) !== session) void session.server.close();
+    } finally {
+      this.#opening--;
+    }
+  }
+
+  /** A session, its transport and its SDK server, connected. */
+  async #build(id: string, authInfo: AuthInfo | undefined): Promise<Session> {
+    const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
+    const session = new Session(id, authInfo?.clientId, this.#host);
+    session.transport = new SessionTransport({
+      sessionId: id,
+      checks: sdk,
+      host: session,
+      events: this.#eventStore === undefined ? undefined : sessionEventStore(this.#eventStore, id),
+      retryMs: this.#limits.sseRetryMs,
+      keepAlive: this.#keepAlive,
+      journal: this.#handover === undefined ? undefined : new SessionJournal(this.#handover, id),
+    });
+    session.server = buildSessionServer(this.#runtime, { authInfo, calls: session });
+    await session.server.connect(session.transport);
+    return session;
+  }
+
+  /** Rebuild a session another replica opened, from the session store, if it is kept there. */
+  #restore(id: string, authInfo: AuthInfo | undefined): Promise<Session | undefined> {
+    let restoring = this.#restoring.get(id);
+    if (restoring === undefined) {
+      restoring = this.#rebuild(id, authInfo).finally(() => this.#restoring.delete(id));
+      this.#restoring.set(id, restoring);
+    }
+    return restoring;
+  }
+
+  async #rebuild(id: string, authInfo: AuthInfo | undefined): Promise<Session | undefined> {
+    const kept = await this.#handover?.loadSession(id);
+    if (kept === undefined || kept.principal !== authInfo?.clientId || this.#closed)
+      return undefined;
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep(true);
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) return undefined;
+    this.#opening++;
+    try {
+      const session = await this.#build(id, authInfo);
+      // Its questions get ids of their own: the replica that opened it numbered from 0.
+      startRequestIdsAt(session.server, 1 + Math.floor(Math.random() * 2 ** 40));
+      await session.transport.restore(kept.initialize);
+      session.used = true;
+      return session;
     } finally {
       this.#opening--;
     }
@@ -284,7 +222,18 @@ export class HandshakeSessions {
     authInfo: AuthInfo | undefined,
     responder: Responder,
   ): Promise<void> {
-    const session = this.#sessions.get(id);
+    if (this.#handover !== undefined && this.#draining && takesWork(request, parsedBody)) {
+      // Not processed: the balancer sends it to another replica, which rebuilds the session.
+      return responder.send(
+        errorReply('serviceUnavailable', 'Service Unavailable: the server is shutting down', {
+          headers: { 'retry-after': '1' },
+        }),
+      );
+    }
+    let session = this.#sessions.get(id);
+    if (session === undefined && this.#handover !== undefined && !this.#draining) {
+      session = await this.#restore(id, authInfo);
+    }
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
       return responder.send(errorReply('sessionNotFound', 'Session not found'));
@@ -306,12 +255,27 @@ export class HandshakeSessions {
     this.#draining = true;
     for (const session of this.#sessions.values()) {
       for (const call of session.calls) {
-        if (call.waiting > 0) {
-          call.abandon(new SessionClosedError({ reason: 'shutdown', sessionId: session.id }));
-        }
+        if (call.waiting > 0) this.#letGo(call);
       }
       session.transport.closeStandaloneSSEStream();
     }
+  }
+
+  /**
+   * A call waiting on its client while this replica drains: handed to another replica when its
+   * record is kept (its client reconnects there and the call goes on), else abandoned, so its
+   * client fails fast and can call again elsewhere.
+   */
+  #letGo(call: SessionCall): void {
+    const { session } = call;
+    const abandon = (reason: 'shutdown' | 'handed_over') =>
+      call.abandon(new SessionClosedError({ reason, sessionId: session.id }));
+    if (call.kept === undefined) return abandon('shutdown');
+    const handing = session.transport
+      .handOver(call.id)
+      .then((handed) => abandon(handed ? 'handed_over' : 'shutdown'));
+    this.#handing.add(handing);
+    void handing.finally(() => this.#handing.delete(handing));
   }
 
   /** Calls in flight, on every session. */
@@ -326,7 +290,9 @@ export class HandshakeSessions {
     this.#closed = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
+    await Promise.allSettled(this.#handing);
     await Promise.allSettled([...this.#sessions.values()].map((s) => this.#end(s, 'shutdown')));
+    await this.#handover?.stop();
   }
 
   #startSweeping(): void {
@@ -374,6 +340,9 @@ export class HandshakeSessions {
     if (session.closing) return;
     session.closing = true;
     this.#sessions.delete(session.id);
+    // Only the client's DELETE ends a kept session everywhere: an idle or closing replica lets
+    // go of its copy, and another may still serve it.
+    if (reason === 'deleted') await this.#handover?.forgetSession(session.id);
     const error = new SessionClosedError({ reason, sessionId: session.id });
     for (const call of session.calls) call.abandon(error);
     await session.server.close().catch(() => {});
