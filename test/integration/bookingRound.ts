@@ -11,8 +11,18 @@ export interface Reply {
 }
 
 /** One modern `tools/call book_flight` request, as a client without telemetry sends it. */
-export async function bookingRound(
+export function bookingRound(
   url: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return toolRound(url, 'book_flight', extra, headers);
+}
+
+/** One modern `tools/call` of the tool `name` (`extra` goes into its params). */
+export async function toolRound(
+  url: string,
+  name: string,
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Promise<Reply> {
@@ -23,7 +33,7 @@ export async function bookingRound(
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
-      'mcp-name': 'book_flight',
+      'mcp-name': name,
       ...headers,
     },
     body: JSON.stringify({
@@ -31,7 +41,7 @@ export async function bookingRound(
       id: nextId++,
       method: 'tools/call',
       params: {
-        name: 'book_flight',
+        name,
         arguments: {},
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -47,3 +57,32 @@ export async function bookingRound(
 
 /** An accepted answer with `content`. */
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+
+/** The text of a completed round's result. */
+export function replyText(reply: Reply): string {
+  const content = (reply.result?.content ?? []) as { type: string; text?: string }[];
+  return content.map((block) => block.text ?? '').join('');
+}
+
+/**
+ * A whole `book_flight` flow in three rounds (the first question answered up front), each
+ * round sent to the next of `urls` in turn; the text of the last round's result.
+ */
+export async function bookFlight(
+  urls: readonly string[],
+  answers: { destination: string; date: string; passenger: string },
+  start = 0,
+): Promise<Reply> {
+  const at = (round: number) => urls[(start + round) % urls.length]!;
+  const r1 = await bookingRound(at(0), {
+    inputResponses: { destination: accept({ destination: answers.destination }) },
+  });
+  const r2 = await bookingRound(at(1), {
+    inputResponses: { date: accept({ date: answers.date }) },
+    requestState: r1.result?.requestState,
+  });
+  return bookingRound(at(2), {
+    inputResponses: { passenger: accept({ passenger: answers.passenger, confirm: true }) },
+    requestState: r2.result?.requestState,
+  });
+}

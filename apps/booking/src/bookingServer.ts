@@ -7,7 +7,7 @@ import {
 } from '@parley/server';
 import * as z from 'zod';
 
-import { createBookingStore, type BookingStore } from './bookingStore.ts';
+import { createMemoryBookingStore, type BookingStore } from './bookingStore.ts';
 
 /**
  * The booking server of the seeds, grown into a small service. Every tool asks with
@@ -21,6 +21,7 @@ import { createBookingStore, type BookingStore } from './bookingStore.ts';
  */
 
 export interface BookingServerOptions {
+  /** Where bookings are kept; default memory (this process only). */
   store?: BookingStore;
   /** A shared key ring, so several replicas can serve the rounds of one flow. */
   keys?: string[];
@@ -71,7 +72,7 @@ const priorities = {
 };
 
 export function createBookingServer(options: BookingServerOptions = {}): ParleyServer {
-  const store = options.store ?? createBookingStore();
+  const store = options.store ?? createMemoryBookingStore();
   const mcp = new ParleyServer({
     name: 'Booking Server',
     version: '1.0.0',
@@ -124,14 +125,21 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
       const { date } = when.data;
       const who = await ctx.ask('passenger', askPassenger(destination, date));
       if (who.action !== 'accept' || !who.data.confirm) return 'Booking cancelled.';
-      // After the last question: runs once per flow, on either era.
-      const booking = store.add({ destination, date, passenger: who.data.passenger });
+      // After the last question: runs once per flow, on either era. A booking the store could
+      // not keep is the tool's error, never "Booked".
+      const booking = await store
+        .add({ destination, date, passenger: who.data.passenger })
+        .catch((error: unknown) => {
+          throw new Error(`Not booked: ${error instanceof Error ? error.message : String(error)}`, {
+            cause: error,
+          });
+        });
       return `Booked ${booking.id}: ${booking.passenger} to ${booking.destination} on ${booking.date}`;
     },
   );
 
-  mcp.tool('list_bookings', { description: 'List the booked flights.' }, () => {
-    const bookings = store.list();
+  mcp.tool('list_bookings', { description: 'List the booked flights.' }, async () => {
+    const bookings = await store.list();
     if (bookings.length === 0) return 'No bookings.';
     return bookings
       .map(
@@ -153,10 +161,11 @@ export function createBookingServer(options: BookingServerOptions = {}): ParleyS
       askFallback: 'hide',
     },
     async ({ id }, ctx) => {
-      if (!store.list().some((booking) => booking.id === id)) return `No booking ${id}.`;
+      if ((await store.get(id)) === undefined) return `No booking ${id}.`;
       const answer = await ctx.ask('confirm', askCancel(id));
       if (answer.action !== 'accept' || !answer.data) return `Booking ${id} kept.`;
-      store.remove(id);
+      // Cancelled meanwhile (by another call, on any replica): say so, not "Cancelled".
+      if ((await store.remove(id)) === undefined) return `No booking ${id}.`;
       return `Cancelled ${id}.`;
     },
   );

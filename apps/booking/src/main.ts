@@ -1,34 +1,55 @@
 /**
  * Run the booking server: over HTTP on 127.0.0.1 (port from BOOKING_PORT, default 3001), or over
- * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas;
- * BOOKING_STORE is the JSON file bookings are kept in (default: memory). With REDIS_URL, the
- * replicas share a Redis: single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS) and the
- * event store of handshake-era streams. SESSION_ID_PREFIX begins every handshake-era session id
- * this replica issues (for balancers that route sessions by their id).
+ * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas.
+ *
+ * Where bookings are kept: with REDIS_URL, in that Redis, which every replica shares, together
+ * with single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS) and the event store of
+ * handshake-era streams. Otherwise with BOOKING_STORE, in that file (a log of JSON lines, kept
+ * across restarts) for this one process: a second process on the same file is refused, replicas
+ * use Redis. Otherwise in memory. SESSION_ID_PREFIX begins every handshake-era session id this
+ * replica issues (for balancers that route sessions by their id).
  */
 import { closeOnSignals } from '@parley/server';
 
-import { createBookingStore } from './bookingStore.ts';
+import { createMemoryBookingStore, type BookingStore } from './bookingStore.ts';
 import { createBookingServer } from './bookingServer.ts';
+import { createFileBookingStore } from './fileBookingStore.ts';
 import { connectRedis } from './redis.ts';
+
+const setting = (name: string) =>
+  process.env[name] === undefined || process.env[name] === '' ? undefined : process.env[name];
 
 const keys = process.env.REQUEST_STATE_KEY?.split(',')
   .map((key) => key.trim())
   .filter(Boolean);
-const redis =
-  process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== ''
-    ? await connectRedis(process.env.REDIS_URL)
-    : undefined;
+const redisUrl = setting('REDIS_URL');
+const redis = redisUrl !== undefined ? await connectRedis(redisUrl) : undefined;
+const bookingFile = setting('BOOKING_STORE');
+if (redis !== undefined && bookingFile !== undefined) {
+  process.stderr.write(
+    'booking: REDIS_URL is set, so bookings go to Redis and BOOKING_STORE is unused\n',
+  );
+}
+let store: BookingStore;
+try {
+  store =
+    redis?.bookings ??
+    (bookingFile !== undefined
+      ? await createFileBookingStore(bookingFile)
+      : createMemoryBookingStore());
+} catch (error) {
+  // A file held by another process (or damaged) is a setting to change: one line that says so.
+  process.stderr.write(`booking: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 // A replica's own prefix for handshake-era session ids (booking1., …): a balancer that cannot
 // learn stickiness (nginx, Caddy) routes a session back to its replica by it.
-const sessionIdPrefix =
-  process.env.SESSION_ID_PREFIX === undefined || process.env.SESSION_ID_PREFIX === ''
-    ? {}
-    : { sessionIdPrefix: process.env.SESSION_ID_PREFIX };
+const prefix = setting('SESSION_ID_PREFIX');
+const sessionIdPrefix = prefix === undefined ? {} : { sessionIdPrefix: prefix };
 const milliseconds = (name: string) =>
   process.env[name] === undefined ? undefined : Number(process.env[name]);
 const server = createBookingServer({
-  store: createBookingStore(process.env.BOOKING_STORE),
+  store,
   ...(keys !== undefined ? { keys } : {}),
   ...(redis !== undefined
     ? {

@@ -1,23 +1,29 @@
 import { createRedisEventStore, createRedisSingleUseStore } from '@parley/redis';
 import { createClient } from 'redis';
 
+import { createRedisBookingStore } from './redisBookingStore.ts';
+
 /**
- * The stores replicas share through one Redis: single use of `requestState` (a token spent on
- * one replica is spent on all) and the event store of resumable handshake-era streams.
+ * The stores replicas share through one Redis: the bookings, single use of `requestState` (a
+ * token spent on one replica is spent on all) and the event store of resumable handshake-era
+ * streams.
  */
-export async function connectRedis(url: string) {
+export async function connectRedis(
+  url: string,
+  log = (line: string) => void process.stderr.write(`${line}\n`),
+) {
   const client = createClient({
     url,
     // A command sent while Redis is unreachable fails at once (the stores fail closed).
     disableOfflineQueue: true,
     socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
   });
-  client.on('error', (error: unknown) => {
-    process.stderr.write(`booking: redis: ${String(error)}\n`);
-  });
+  client.on('error', (error: unknown) => log(`booking: redis: ${String(error)}`));
   await client.connect();
   return {
+    bookings: createRedisBookingStore(client, { prefix: 'booking:' }),
     singleUse: createRedisSingleUseStore(client, { prefix: 'booking:' }),
     eventStore: createRedisEventStore(client, { prefix: 'booking:' }),
+    close: async () => void (await client.close()),
   };
 }

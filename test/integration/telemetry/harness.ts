@@ -9,7 +9,7 @@ import {
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 
 import { createBookingServer } from '../../../apps/booking/src/bookingServer.ts';
-import { createBookingStore } from '../../../apps/booking/src/bookingStore.ts';
+import { createMemoryBookingStore } from '../../../apps/booking/src/bookingStore.ts';
 import type { ParleyServerOptions, RunningServer } from '@parley/server';
 
 import { accept, bookingRound, type Reply } from '../bookingRound.ts';
@@ -59,7 +59,7 @@ export async function bookingReplica(
   extra: Parameters<typeof createBookingServer>[0] = {},
 ): Promise<Replica> {
   const server = createBookingServer({
-    store: createBookingStore(),
+    store: createMemoryBookingStore(),
     keys: KEYS,
     log: () => {},
     serverOptions,
