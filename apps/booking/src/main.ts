@@ -3,8 +3,9 @@
  * stdio with `--stdio`. REQUEST_STATE_KEY is a comma-separated key ring shared by replicas.
  *
  * Where bookings are kept: with REDIS_URL, in that Redis, which every replica shares, together
- * with single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS) and the event store of
- * handshake-era streams. Otherwise with BOOKING_STORE, in that file (a log of JSON lines, kept
+ * with single use of requestState (REPLAY_WINDOW_MS, ROUND_LEASE_MS), the event store of
+ * handshake-era streams and their sessions (a call waiting on a person goes on on another replica
+ * when its own restarts). Otherwise with BOOKING_STORE, in that file (a log of JSON lines, kept
  * across restarts) for this one process: a second process on the same file is refused, replicas
  * use Redis. Otherwise in memory. SESSION_ID_PREFIX begins every handshake-era session id this
  * replica issues (for balancers that route sessions by their id).
@@ -58,7 +59,13 @@ const server = createBookingServer({
           replayWindowMs: milliseconds('REPLAY_WINDOW_MS'),
           roundLeaseMs: milliseconds('ROUND_LEASE_MS'),
         },
-        serverOptions: { http: { eventStore: redis.eventStore, ...sessionIdPrefix } },
+        serverOptions: {
+          http: {
+            eventStore: redis.eventStore,
+            sessionStore: redis.sessionStore,
+            ...sessionIdPrefix,
+          },
+        },
       }
     : { serverOptions: { http: { ...sessionIdPrefix } } }),
 });

@@ -1,12 +1,17 @@
-import { createRedisEventStore, createRedisSingleUseStore } from '@parley/redis';
+import {
+  createRedisEventStore,
+  createRedisSessionStore,
+  createRedisSingleUseStore,
+} from '@parley/redis';
 import { createClient } from 'redis';
 
 import { createRedisBookingStore } from './redisBookingStore.ts';
 
 /**
  * The stores replicas share through one Redis: the bookings, single use of `requestState` (a
- * token spent on one replica is spent on all) and the event store of resumable handshake-era
- * streams.
+ * token spent on one replica is spent on all), the event store of resumable handshake-era
+ * streams, and the session store that lets a handshake-era call waiting on a person move to
+ * another replica when its own restarts (with a subscriber connection of its own).
  */
 export async function connectRedis(
   url: string,
@@ -20,10 +25,17 @@ export async function connectRedis(
   });
   client.on('error', (error: unknown) => log(`booking: redis: ${String(error)}`));
   await client.connect();
+  const subscriber = client.duplicate();
+  subscriber.on('error', (error: unknown) => log(`booking: redis subscriber: ${String(error)}`));
+  await subscriber.connect();
   return {
     bookings: createRedisBookingStore(client, { prefix: 'booking:' }),
     singleUse: createRedisSingleUseStore(client, { prefix: 'booking:' }),
     eventStore: createRedisEventStore(client, { prefix: 'booking:' }),
-    close: async () => void (await client.close()),
+    sessionStore: createRedisSessionStore(client, { prefix: 'booking:', subscriber }),
+    close: async () => {
+      await subscriber.close();
+      await client.close();
+    },
   };
 }

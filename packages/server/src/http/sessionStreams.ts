@@ -205,6 +205,10 @@ export abstract class SessionStreams<Host extends StreamHost> {
       );
     }
     if (this.#closed) return responder.send(errorReply('sessionNotFound', 'Session not found'));
+    // Nothing missed: the stream still opens with the id the client resumed from (no data, as a
+    // priming event), so a client whose resumed stream ends before any new event knows where to
+    // resume again. It tracks the last id per stream, and a stream without one resumes nothing.
+    if (missed === '') missed = `id: ${lastEventId}\ndata: \n\n`;
     let stream: SessionStream | undefined;
     if (ofCall) stream = this.callStream(streamId);
     else stream = this.openStandalone();
