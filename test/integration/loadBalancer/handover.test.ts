@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ParleyClient } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { startRedisServer, type RedisServer } from '../../../scripts/redisServer.ts';
@@ -24,7 +25,8 @@ import {
  * Handshake-era flows that outlive their replica: three replicas of apps/booking (real
  * processes) behind a real HAProxy on the deployment guide's configuration, sharing one Redis
  * (single use, the event store, the session store). Persons answer slowly (a few seconds per
- * question here, for the suite's sake). Each client is the SDK v2 client, as hosts use it.
+ * question here, for the suite's sake). Half the clients are the SDK v2 client, as hosts use it,
+ * half `@parley/client`, both in the handshake era with their default reconnection.
  *
  * 1. A rolling restart, one replica at a time (SIGTERM, the graceful close, the replica again),
  *    while every flow is waiting on a person: each flow completes on its first attempt, nobody
@@ -48,6 +50,8 @@ const [THINK_MIN, THINK_MAX] = (process.env.HANDOVER_THINK ?? '2000-4000')
   .map(Number) as [number, number];
 const RING = 'key-of-the-fleet-handover-00000000000';
 const t0 = Date.now();
+/** How long a client waits for a call: three of the slowest answers, and then some. */
+const CALL_TIMEOUT_MS = 3 * THINK_MAX + 60_000;
 const trace = (line: string) =>
   process.env.LB_TRACE === '1' && console.error(`[handover +${Date.now() - t0} ms] ${line}`);
 
@@ -71,7 +75,12 @@ const keyOf = (message: string) =>
  * One handshake-era book_flight flow through `url`, its person taking `think(question)` ms
  * before each answer. Never retried from the start: what counts is the first attempt.
  */
-async function personFlow(url: string, think: (message: string) => Promise<void>): Promise<Flow> {
+async function personFlow(
+  url: string,
+  think: (message: string) => Promise<void>,
+  kind: 'sdk' | 'parley' = 'sdk',
+): Promise<Flow> {
+  if (kind === 'parley') return parleyPersonFlow(url, think);
   const flow: Flow = { asked: [], servedBy: new Set(), resumed: 0 };
   const client = new Client(
     { name: 'slow-person', version: '1' },
@@ -84,30 +93,17 @@ async function personFlow(url: string, think: (message: string) => Promise<void>
     await think(message);
     return { action: 'accept', content: answers[keyOf(message)] as never };
   });
-  const fetchVia = async (input: string | URL | Request, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const response = await fetch(request);
-    const by = response.headers.get('x-served-by');
-    if (by !== null) flow.servedBy.add(by);
-    if (request.headers.has('last-event-id') && response.ok) flow.resumed++;
-    return response;
-  };
+  const fetchVia = watchedFetch(flow);
   const transport = new StreamableHTTPClientTransport(new URL(url), {
+    // The SDK's default reconnection (two attempts, the server's `retry` apart).
     fetch: fetchVia as typeof fetch,
-    // As the SDK's defaults, with room for a replica that is restarting.
-    reconnectionOptions: {
-      initialReconnectionDelay: 250,
-      maxReconnectionDelay: 2_000,
-      reconnectionDelayGrowFactor: 1.5,
-      maxRetries: 6,
-    },
   });
   try {
     await client.connect(transport);
-    // Longer than any wait here: a flow that hangs shows as a timeout, after the test's own.
+    // Longer than three of the slowest person's answers (the SDK's default is 60 s).
     const result = await client.callTool(
       { name: 'book_flight', arguments: {} },
-      { timeout: 100_000 },
+      { timeout: CALL_TIMEOUT_MS },
     );
     flow.result = (result.content as { text: string }[])[0]?.text ?? '';
   } catch (error) {
@@ -115,6 +111,47 @@ async function personFlow(url: string, think: (message: string) => Promise<void>
   } finally {
     flow.endedAt = Date.now() - t0;
     await transport.terminateSession().catch(() => {});
+    await client.close().catch(() => {});
+  }
+  return flow;
+}
+
+/** A fetch that notes, for `flow`, which replica answered and when its stream was resumed. */
+function watchedFetch(flow: Flow) {
+  return async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const by = response.headers.get('x-served-by');
+    if (by !== null) flow.servedBy.add(by);
+    if (request.headers.has('last-event-id') && response.ok) flow.resumed++;
+    return response;
+  };
+}
+
+/** The same flow, with `@parley/client` in the handshake era (its defaults, as users run it). */
+async function parleyPersonFlow(
+  url: string,
+  think: (message: string) => Promise<void>,
+): Promise<Flow> {
+  const flow: Flow = { asked: [], servedBy: new Set(), resumed: 0 };
+  const client = new ParleyClient(url, {
+    mode: 'handshake',
+    fetch: watchedFetch(flow),
+    timeoutMs: CALL_TIMEOUT_MS,
+    elicitationHandler: async (message, respond) => {
+      flow.asked.push(message);
+      await think(message);
+      return respond(answers[keyOf(message)] as never);
+    },
+  });
+  try {
+    await client.connect();
+    const result = await client.callTool('book_flight');
+    flow.result = (result.content as { text: string }[])[0]?.text ?? '';
+  } catch (error) {
+    flow.error = String(error);
+  } finally {
+    flow.endedAt = Date.now() - t0;
     await client.close().catch(() => {});
   }
   return flow;
@@ -197,7 +234,8 @@ describe.skipIf(missing.length > 0)(
     });
 
     test('a rolling restart under slow persons: every flow of both eras completes on its first attempt, nobody is asked twice', async () => {
-      const think = () => sleep(THINK_MIN + Math.random() * (THINK_MAX - THINK_MIN));
+      const think = async () =>
+        void (await sleep(THINK_MIN + Math.random() * (THINK_MAX - THINK_MIN)));
       const spread = Math.min(150, THINK_MIN / PEOPLE);
       const flows = Array.from({ length: PEOPLE }, (_, n) =>
         sleep(n * spread).then(() => personFlow(balancer.url, think)),
@@ -249,7 +287,9 @@ describe.skipIf(missing.length > 0)(
         await released;
       };
       const people = 9;
-      const flows = Array.from({ length: people }, () => personFlow(balancer.url, think));
+      const flows = Array.from({ length: people }, (_, n) =>
+        personFlow(balancer.url, think, n % 2 ? 'parley' : 'sdk'),
+      );
       for (const started = Date.now(); waiting < people; await sleep(50)) {
         if (Date.now() - started > 30_000)
           throw new Error(`only ${waiting} flows reached a question`);

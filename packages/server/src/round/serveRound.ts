@@ -2,6 +2,7 @@ import {
   InvalidAnswerError,
   JSON_RPC_ERROR_CODES,
   ParleyError,
+  SessionClosedError,
   type JsonRpcErrorObject,
 } from '@parley/core';
 import type { BoundRequest, RequestBinding } from '@parley/state-sealing';
@@ -54,12 +55,21 @@ function serverFault(error: unknown): never {
   throw new RoundFault('Internal error', { cause: error });
 }
 
+/**
+ * A run that ended because its replica handed the call to another, which goes on with it: no
+ * failure to report (nor does its client see this run's ending).
+ */
+function handedOver(error: unknown): boolean {
+  return error instanceof SessionClosedError && error.data?.reason === 'handed_over';
+}
+
 /** Report a failure once and map it to the wire. */
 function fail(runtime: RoundRuntime, error: unknown, site: FailureSite): RoundReply {
-  runtime.report(error instanceof RoundFault && error.cause !== undefined ? error.cause : error, {
-    method: site.method,
-    target: site.target,
-  });
+  if (!handedOver(error))
+    runtime.report(error instanceof RoundFault && error.cause !== undefined ? error.cause : error, {
+      method: site.method,
+      target: site.target,
+    });
   const failure = mapFailure(error, site);
   return failure.kind === 'error'
     ? failure
