@@ -36,8 +36,11 @@ async function freePort(): Promise<number> {
 export interface RedisServer {
   url: string;
   port: number;
-  /** Stop it (SIGTERM; with `appendfsync always`, nothing acknowledged is lost). */
-  stop(): Promise<void>;
+  /**
+   * Stop it: SIGTERM by default, or `'SIGKILL'` (a crash). With `appendfsync always`, nothing
+   * acknowledged is lost either way.
+   */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Start it again on the same port with the same data. */
   start(): Promise<void>;
   /** Stop it and remove its data. */
@@ -98,12 +101,12 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
     child = proc;
   }
 
-  async function stop(): Promise<void> {
+  async function stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const proc = child;
     child = undefined;
     if (proc === undefined || proc.exitCode !== null) return;
     const exited = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGTERM');
+    proc.kill(signal);
     await exited;
   }
 
@@ -114,7 +117,7 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
     stop,
     start,
     async dispose() {
-      await stop();
+      await stop('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };
