@@ -13,6 +13,7 @@ import {
 } from '@parley/middleware';
 import {
   createRedisEventStore,
+  createRedisSessionStore,
   createRedisSingleUseStore,
   createRedisTaskStore,
   type RedisClient,
@@ -23,6 +24,7 @@ import {
   ParleyServer,
   closeOnSignals,
   createMemoryEventStore,
+  createMemorySessionStore,
   createMemorySingleUseStore,
   createMemoryTaskStore,
   elicitRequest,
@@ -84,6 +86,7 @@ interface Case {
 
 /** A Redis client that is never called: the stores check their options before any command. */
 const redis = {} as unknown as RedisClient;
+const redisSubscriber = { subscribe: async () => {}, unsubscribe: async () => {} };
 const read = () => 'ok';
 const server = () => new ParleyServer({ name: 'options' });
 const url = 'http://127.0.0.1:1/mcp';
@@ -253,6 +256,10 @@ const checked: Record<string, Case> = {
     give: (o) => createMemoryEventStore(o()),
     typo: ['maxEvent', 'maxEvents'],
   },
+  'server:MemorySessionStoreOptions': {
+    give: (o) => createMemorySessionStore(o()),
+    typo: ['nw', 'now'],
+  },
   'server:MemorySingleUseStoreOptions': {
     give: (o) => createMemorySingleUseStore(o()),
     typo: ['maxEntrys', 'maxEntries'],
@@ -319,6 +326,10 @@ const checked: Record<string, Case> = {
   },
   'redis:RedisEventStoreOptions': {
     give: (o) => createRedisEventStore(redis, o()),
+    typo: ['prefx', 'prefix'],
+  },
+  'redis:RedisSessionStoreOptions': {
+    give: (o) => createRedisSessionStore(redis, o({ subscriber: redisSubscriber })),
     typo: ['prefx', 'prefix'],
   },
   'redis:RedisSingleUseStoreOptions': {

@@ -16,7 +16,7 @@ import { answerModern } from './modernReply.ts';
 import type { ParamHeader } from '../handler/paramHeaders.ts';
 import {
   FETCH_OPTIONS,
-  checkSessionIdPrefix,
+  checkSessionOptions,
   type FetchOptions,
   type HttpOptions,
 } from './httpOptions.ts';
@@ -94,7 +94,7 @@ export class HttpEndpoint {
     this.#dispatcher = new ModernDispatcher(runtime, paramHeaders);
     this.#listen = new ListenStreams(runtime);
     const store = options.eventStore === undefined ? createMemoryEventStore() : options.eventStore;
-    checkSessionIdPrefix('ParleyServer: http', options.sessionIdPrefix);
+    checkSessionOptions('ParleyServer: http', options);
     this.#sessions = new HandshakeSessions(runtime, {
       limits: this.limits,
       eventStore: store === false ? undefined : store,

@@ -101,11 +101,35 @@ export const HTTP_OPTION_KEYS = [
 
 const SESSION_ID_PREFIX = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Refuse a `sessionIdPrefix` that could not stand in an HTTP header, or the empty one. */
-export function checkSessionIdPrefix(api: string, prefix: unknown): void {
+const STORE_METHODS = ['get', 'set', 'delete', 'notify', 'watch'] as const;
+
+/**
+ * Refuse what the handshake-era sessions cannot work with, when the options are given rather
+ * than at the first request: a `sessionIdPrefix` that could not stand in an HTTP header (or the
+ * empty one), and a `sessionStore` that is not one, or that has no resumable streams to carry
+ * its calls over (`eventStore: false`).
+ */
+export function checkSessionOptions(
+  api: string,
+  options: Pick<HttpOptions, 'sessionIdPrefix' | 'sessionStore' | 'eventStore'> | undefined,
+): void {
+  const prefix = options?.sessionIdPrefix;
   if (prefix !== undefined && (typeof prefix !== 'string' || !SESSION_ID_PREFIX.test(prefix))) {
     throw new TypeError(
       `${api}: sessionIdPrefix must be 1 to 64 letters, digits, '.', '-' or '_' (got ${JSON.stringify(prefix)}).`,
+    );
+  }
+  const store = options?.sessionStore as Record<string, unknown> | undefined;
+  if (store === undefined) return;
+  const missing = STORE_METHODS.filter((method) => typeof store?.[method] !== 'function');
+  if (typeof store !== 'object' || store === null || missing.length > 0) {
+    throw new TypeError(
+      `${api}: sessionStore must be a SessionStore (${STORE_METHODS.join(', ')}); it has no ${missing.join(', ')}.`,
+    );
+  }
+  if (options?.eventStore === false) {
+    throw new TypeError(
+      `${api}: sessionStore needs resumable streams: give an eventStore (shared by the replicas too), not eventStore: false.`,
     );
   }
 }

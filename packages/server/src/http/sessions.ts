@@ -102,12 +102,8 @@ export class HandshakeSessions {
     this.#eventStore = options.eventStore;
     this.#now = options.now ?? Date.now;
     this.#idPrefix = options.idPrefix ?? '';
-    const store = options.sessionStore;
-    if (store !== undefined && this.#eventStore === undefined) {
-      throw new TypeError(
-        'ParleyServer: http.sessionStore needs resumable streams: give an eventStore (shared by the replicas too), not eventStore: false.',
-      );
-    }
+    // Checked with the options (`checkSessionOptions`): a store comes with an event store.
+    const store = this.#eventStore === undefined ? undefined : options.sessionStore;
     this.#handover =
       store === undefined ? undefined : new Handover(store, this.#limits.sessionIdleTimeoutMs);
     this.#handover?.start();

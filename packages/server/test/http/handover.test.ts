@@ -286,4 +286,27 @@ describe('a handshake-era call outlives its replica (http.sessionStore)', () => 
     expect(a.runs).toEqual(['working']);
     expect(b.runs).toEqual([]);
   });
+
+  test('a session store needs resumable streams: with eventStore: false it is refused, saying so', async () => {
+    const mcp = new ParleyServer({ name: 'no-events', onWarning: () => {} });
+    mcp.tool('noop', () => 'ok');
+    await expect(
+      mcp.run({
+        transport: 'http',
+        port: 0,
+        sessionStore: createMemorySessionStore(),
+        eventStore: false,
+      }),
+    ).rejects.toThrow(/sessionStore needs resumable streams: give an eventStore/);
+    // …and a store that is not one, when the server is made, not at its first request.
+    expect(
+      () =>
+        new ParleyServer({
+          name: 'bad-store',
+          http: { sessionStore: { get: async () => undefined } as never },
+        }),
+    ).toThrow(
+      /sessionStore must be a SessionStore \(get, set, delete, notify, watch\); it has no set, delete, notify, watch/,
+    );
+  });
 });
