@@ -99,9 +99,20 @@ export class Handover {
     return this.store.set(sessionKey(id), JSON.stringify(session), this.ttlMs);
   }
 
+  /** The session kept under `id`; `undefined` when none is, or the store cannot say. */
   async loadSession(id: string): Promise<StoredSession | undefined> {
+    try {
+      const kept = await this.store.get(sessionKey(id));
+      return kept === undefined ? undefined : (JSON.parse(kept) as StoredSession);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keep the session `id` for another `ttlMs` from now (it is in use). */
+  async touchSession(id: string): Promise<void> {
     const kept = await this.store.get(sessionKey(id)).catch(() => undefined);
-    return kept === undefined ? undefined : (JSON.parse(kept) as StoredSession);
+    if (kept !== undefined) await this.store.set(sessionKey(id), kept, this.ttlMs).catch(() => {});
   }
 
   forgetSession(id: string): Promise<void> {

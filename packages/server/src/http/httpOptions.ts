@@ -24,7 +24,8 @@ export interface HttpOptions {
   /**
    * A session whose calls lost their stream (the client went away mid-call) and got no stream
    * back within this is closed, and a pending `ctx.elicit()` of it rejects with a
-   * `SessionClosedError`. Default 30 000.
+   * `SessionClosedError`. Default 30 000. With a `sessionStore`, a call kept there is not ended
+   * this way (its client may be reading it through another replica): its own timeout ends it.
    */
   streamResumeWindowMs?: number;
   /**

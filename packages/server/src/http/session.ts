@@ -114,6 +114,8 @@ export class Session implements TransportHost, CallTracker {
   /** Who opened it: only they may use it. */
   readonly principal: string | undefined;
   lastSeen: number;
+  /** When its copy in the session store was last kept for another TTL (with a store). */
+  keptAt: number;
   /** The client did something after `initialize`: a call, a list, a stream. */
   used = false;
   /** Streams of this session's calls the client is reading now. */
@@ -130,6 +132,7 @@ export class Session implements TransportHost, CallTracker {
     this.principal = principal;
     this.#host = host;
     this.lastSeen = host.now();
+    this.keptAt = this.lastSeen;
   }
 
   initialized(initialize: JSONRPCMessage | undefined): Promise<void> | void {

@@ -205,6 +205,10 @@ export class HandshakeSessions {
       await session.transport.restore(kept.initialize);
       session.used = true;
       return session;
+    } catch {
+      // What was kept cannot be served here (the SDK refused its initialize): unknown, as if
+      // it had never been kept, and the client opens a new session.
+      return undefined;
     } finally {
       this.#opening--;
     }
@@ -234,7 +238,13 @@ export class HandshakeSessions {
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
       return responder.send(errorReply('sessionNotFound', 'Session not found'));
     }
-    session.lastSeen = this.#now();
+    const now = this.#now();
+    // A kept session in use lives on in the store too (a read and a write, a few times per TTL).
+    if (this.#handover !== undefined && now - session.keptAt >= this.#handover.ttlMs / 4) {
+      session.keptAt = now;
+      void this.#handover.touchSession(id);
+    }
+    session.lastSeen = now;
     if (!session.used && !isInitializedNotice(parsedBody)) session.used = true;
     await session.transport.handle(request, parsedBody, authInfo, responder);
     // A notification stream (re)opened while the server drains would hold the drain open for
@@ -317,6 +327,10 @@ export class HandshakeSessions {
         continue;
       }
       if (session.calls.length > 0) {
+        // Kept calls may be read elsewhere (a replica that follows them for a client the
+        // balancer sent there): only their own timeouts end them.
+        if (this.#handover !== undefined && session.calls.every((call) => call.kept !== undefined))
+          continue;
         session.detachedSince ??= now;
         if (now - session.detachedSince >= this.#limits.streamResumeWindowMs) {
           void this.#end(session, 'stream_lost');
