@@ -38,20 +38,6 @@ export type { SessionRequest } from './session.ts';
  *   them.
  */
 
-/**
- * A request that gives a replica work: a `GET` stream, or a POST with requests (not the answer
- * of a question, nor a notification). A draining replica with a session store refuses these.
- */
-function takesWork(request: SessionRequest, body: unknown): boolean {
-  if (request.method === 'GET') return true;
-  if (request.method !== 'POST') return false;
-  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
-  return messages.some(
-    (message) =>
-      typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
-  );
-}
-
 /** The client's `notifications/initialized` after `initialize`: not yet a use of the session. */
 function isInitializedNotice(body: unknown): boolean {
   return (
@@ -222,8 +208,11 @@ export class HandshakeSessions {
     authInfo: AuthInfo | undefined,
     responder: Responder,
   ): Promise<void> {
-    if (this.#handover !== undefined && this.#draining && takesWork(request, parsedBody)) {
-      // Not processed: the balancer sends it to another replica, which rebuilds the session.
+    if (this.#handover !== undefined && this.#draining && request.method === 'GET') {
+      // A stream (a call's, resumed, or the session's) would hold the drain, or take back a
+      // call just handed over: not processed, so the balancer sends it to another replica,
+      // which rebuilds the session. A call posted here still runs: if it comes to wait on its
+      // client, it is handed over in turn.
       return responder.send(
         errorReply('serviceUnavailable', 'Service Unavailable: the server is shutting down', {
           headers: { 'retry-after': '1' },
