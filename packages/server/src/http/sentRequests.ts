@@ -1,6 +1,7 @@
 import type { AuthInfo, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
-import { isResponse, type SessionJournal } from './handover.ts';
+import type { SessionJournal } from './handover.ts';
+import { isResponse } from './keptMessages.ts';
 import type { SessionStream } from './sessionStreams.ts';
 
 /**

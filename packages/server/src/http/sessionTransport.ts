@@ -8,7 +8,8 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { EventStore } from './eventStore.ts';
-import { discard, isKeptCall, isRequest, isResponse, type SessionJournal } from './handover.ts';
+import type { SessionJournal } from './handover.ts';
+import { discard, isKeptCall, isRequest, isResponse } from './keptMessages.ts';
 import { SentRequests } from './sentRequests.ts';
 import type { KeepAlive } from './keepAlive.ts';
 import {

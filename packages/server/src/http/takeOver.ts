@@ -2,7 +2,8 @@ import { SessionClosedError, toJsonRpcError } from '@parley/core';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 import type { EventStore } from './eventStore.ts';
-import { holdsResponse, type CallRecord, type SessionJournal } from './handover.ts';
+import type { CallRecord, SessionJournal } from './handover.ts';
+import { holdsResponse } from './keptMessages.ts';
 import { sseEvent, type Resumption, type SessionStream } from './sessionStreams.ts';
 import type { EventSink } from './wire.ts';
 
