@@ -7,7 +7,7 @@ import { hostProfilesOf } from '../ask/hostProfiles.ts';
 import type { Registry } from '../handler/definitions.ts';
 import { checkFallback } from '../handler/fallback/policy.ts';
 import { createBearerGate } from '../http/bearerAuth.ts';
-import { checkSessionIdPrefix } from '../http/httpOptions.ts';
+import { checkClientAddressHeader, checkSessionIdPrefix } from '../http/httpOptions.ts';
 import { endpointLimits } from '../http/limits.ts';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from '../round/limits.ts';
 import { KeptOutcomes } from '../flow/keptOutcomes.ts';
@@ -56,6 +56,7 @@ export function checkServerOptions(options: ParleyServerOptions): void {
   // …and so does a bad bound.
   if (options.http !== undefined) endpointLimits(options.http);
   checkSessionIdPrefix('ParleyServer: http', options.http?.sessionIdPrefix);
+  checkClientAddressHeader('ParleyServer: http', options.http?.clientAddressHeader);
   checkFallback('ParleyServer', options.askFallback);
   checkAskRoutes(options.askRoutes);
   hostProfilesOf(options.hostProfiles);
