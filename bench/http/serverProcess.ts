@@ -35,9 +35,11 @@ const servers = {
   'parley-otel': () => (recordTelemetry(), parley()),
 };
 const server = servers[kind as keyof typeof servers];
+// Every session of a benchmark comes from this one address.
+const bounds = { maxSessions: 100_000, maxSessionsPerClient: 100_000 };
 const url =
   server !== undefined
-    ? ((await server().run({ transport: 'http', port: 0, maxSessions: 100_000 })).url as string)
+    ? ((await server().run({ transport: 'http', port: 0, ...bounds })).url as string)
     : await listen((listeners[kind as string] as () => RequestListener)());
 
 let inspector: Session | undefined;

@@ -33,3 +33,16 @@ export async function serveEverywhere(): Promise<RunningServer> {
   });
   // #endregion public
 }
+
+export async function serveBehindProxy(): Promise<RunningServer> {
+  // #region proxy
+  return createServer().run({
+    transport: 'http',
+    host: '10.0.0.5', // only the proxy reaches this address: the header it sets can be believed
+    port: 3000,
+    allowedHosts: ['mcp.example.com'],
+    // Sessions per client count by this header's address; of a list, its last entry.
+    clientAddressHeader: 'x-forwarded-for',
+  });
+  // #endregion proxy
+}

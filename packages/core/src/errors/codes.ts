@@ -144,6 +144,12 @@ export const JSON_RPC_ERRORS = {
     httpStatus: 503,
     when: 'The server is draining, or holds as many sessions, connections or request bodies as it may; `Retry-After` says when to try again.',
   },
+  tooManyRequests: {
+    code: -32000,
+    httpStatus: 429,
+    era: 'handshake',
+    when: 'An `initialize` from a client (its principal, else its network address) that already holds `maxSessionsPerClient` sessions, none of them unused long enough to close for room; `Retry-After` says when to try again, and a `DELETE` of one of its sessions makes room at once.',
+  },
   sessionNotFound: {
     code: -32001,
     httpStatus: 404,

@@ -30,6 +30,7 @@ import {
   unreadableReply,
 } from './inboundChecks.ts';
 import { HandshakeSessions, type SessionRequest } from './sessions.ts';
+import { clientAddressOf } from './clientSessions.ts';
 import { webReply, webResponder } from './webHost.ts';
 import { errorReply, idOf } from '../modern/errorReply.ts';
 import type { Inbound, Reply, Responder } from './wire.ts';
@@ -72,6 +73,8 @@ export class HttpEndpoint {
   readonly #sessions: HandshakeSessions;
   readonly #hosts: HostCheck | undefined;
   readonly #auth: BearerGate | undefined;
+  /** The header a trusted proxy reports the client's address in (`http.clientAddressHeader`). */
+  readonly #addressHeader: string | undefined;
   /** The modern `subscriptions/listen` streams: list changes, resource updates, task states. */
   readonly #listen: ListenStreams;
   #stateless: Promise<LegacyHttpHandler> | undefined;
@@ -95,6 +98,7 @@ export class HttpEndpoint {
     this.#listen = new ListenStreams(runtime);
     const store = options.eventStore === undefined ? createMemoryEventStore() : options.eventStore;
     checkSessionOptions('ParleyServer: http', options);
+    this.#addressHeader = options.clientAddressHeader?.toLowerCase();
     this.#sessions = new HandshakeSessions(runtime, {
       limits: this.limits,
       eventStore: store === false ? undefined : store,
@@ -210,7 +214,7 @@ export class HttpEndpoint {
       if (sessionId !== null) {
         return this.#sessions.serve(
           sessionId,
-          sessionRequest(inbound),
+          this.#sessionRequest(inbound),
           undefined,
           authInfo,
           responder,
@@ -290,7 +294,13 @@ export class HttpEndpoint {
 
     if (!this.#sessionsEnabled) return this.#serveStateless(inbound, message, authInfo, responder);
     if (sessionId !== null) {
-      return this.#sessions.serve(sessionId, sessionRequest(inbound), message, authInfo, responder);
+      return this.#sessions.serve(
+        sessionId,
+        this.#sessionRequest(inbound),
+        message,
+        authInfo,
+        responder,
+      );
     }
     const record = message as Record<string, unknown>;
     if (!Array.isArray(message) && record.method === 'initialize') {
@@ -300,7 +310,7 @@ export class HttpEndpoint {
           errorReply('malformedParams', `Invalid params: ${problem}`, { id: idOf(message) }),
         );
       }
-      return this.#sessions.open(sessionRequest(inbound), message, authInfo, responder);
+      return this.#sessions.open(this.#sessionRequest(inbound), message, authInfo, responder);
     }
     responder.send(
       errorReply(
@@ -352,6 +362,15 @@ export class HttpEndpoint {
     if (refused !== undefined) responder.send(refused);
   }
 
+  /** What a session keeps of a request (not its body, not its signal: see `SessionRequest`). */
+  #sessionRequest(inbound: Inbound): SessionRequest {
+    return {
+      method: inbound.method,
+      headers: inbound.headers,
+      clientAddress: clientAddressOf(inbound, this.#addressHeader),
+    };
+  }
+
   #statelessHandler(): Promise<LegacyHttpHandler> {
     this.#stateless ??= Promise.all([loadSdk(), loadSessionServer()]).then(
       ([sdk, { buildSessionServer }]) =>
@@ -367,9 +386,4 @@ export class HttpEndpoint {
     );
     return this.#stateless;
   }
-}
-
-/** What a session keeps of a request (not its body, not its signal: see `SessionRequest`). */
-function sessionRequest(inbound: Inbound): SessionRequest {
-  return { method: inbound.method, headers: inbound.headers };
 }

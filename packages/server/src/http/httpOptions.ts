@@ -16,6 +16,30 @@ export interface HttpOptions {
   /** The most handshake-era sessions open at once; past it `initialize` gets `503`. Default 10 000. */
   maxSessions?: number;
   /**
+   * The most handshake-era sessions one client may hold at once, so that one client cannot take
+   * every session of `maxSessions`. A client is its principal when the endpoint authenticates
+   * (`http.auth`, or the `authInfo` a host passes), else its network address when the host knows
+   * it (`run()` and `nodeHandler()` do; an IPv6 client counts by its /64), else nobody: behind
+   * `mcp.fetch()` without a principal there is no per-client limit. At the limit, that client's
+   * own sessions that did nothing after `initialize` for `unusedSessionTimeoutMs` are closed to
+   * make room; if none is, its `initialize` gets `429` with `Retry-After`, and a `DELETE` of one
+   * of its sessions makes room at once. Behind a proxy every client has the proxy's address: a
+   * request carrying `X-Forwarded-For` or `Forwarded` while `clientAddressHeader` names none is
+   * counted by no address; name the header to count clients behind it. Default 100: a client holds a
+   * session per connection, tens at most; a hundred clients are needed to fill `maxSessions`.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * The request header a proxy in front of this server sets to the address of the client it
+   * serves (`'x-forwarded-for'`, `'x-real-ip'`, `'cf-connecting-ip'`, …), read as the client's
+   * address for `maxSessionsPerClient`; of a list, the last entry (the one the proxy nearest this
+   * server added) counts. A request without it counts by its own address. Set it only when every
+   * request comes through that proxy: a client that reaches the server directly could send any
+   * value in it. Default: none (headers are never trusted: the connection's address counts, and
+   * none for a request that came through a proxy).
+   */
+  clientAddressHeader?: string;
+  /**
    * While the sessions are at `maxSessions`, one that did nothing after `initialize` (no request
    * but its `notifications/initialized`, no stream) for this long is closed to make room for a
    * new client. Default 5 000.
@@ -88,6 +112,8 @@ export const HTTP_OPTION_KEYS = [
   'sessionIdleTimeoutMs',
   'unusedSessionTimeoutMs',
   'maxSessions',
+  'maxSessionsPerClient',
+  'clientAddressHeader',
   'streamResumeWindowMs',
   'eventStore',
   'sessionStore',
@@ -106,14 +132,18 @@ const STORE_METHODS = ['get', 'set', 'delete', 'notify', 'watch'] as const;
 
 /**
  * Refuse what the handshake-era sessions cannot work with, when the options are given rather
- * than at the first request: a `sessionIdPrefix` that could not stand in an HTTP header (or the
- * empty one), and a `sessionStore` that is not one, or that has no resumable streams to carry
- * its calls over (`eventStore: false`).
+ * than at the first request: a `clientAddressHeader` that is no header name, a
+ * `sessionIdPrefix` that could not stand in an HTTP header (or the empty one), and a
+ * `sessionStore` that is not one, or that has no resumable streams to carry its calls over
+ * (`eventStore: false`).
  */
 export function checkSessionOptions(
   api: string,
-  options: Pick<HttpOptions, 'sessionIdPrefix' | 'sessionStore' | 'eventStore'> | undefined,
+  options:
+    | Pick<HttpOptions, 'sessionIdPrefix' | 'sessionStore' | 'eventStore' | 'clientAddressHeader'>
+    | undefined,
 ): void {
+  checkClientAddressHeader(api, options?.clientAddressHeader);
   const prefix = options?.sessionIdPrefix;
   if (prefix !== undefined && (typeof prefix !== 'string' || !SESSION_ID_PREFIX.test(prefix))) {
     throw new TypeError(
@@ -131,6 +161,18 @@ export function checkSessionOptions(
   if (options?.eventStore === false) {
     throw new TypeError(
       `${api}: sessionStore needs resumable streams: give an eventStore (shared by the replicas too), not eventStore: false.`,
+    );
+  }
+}
+
+/** An HTTP field name (RFC 9110's token), kept short. */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
+
+/** Refuse a `clientAddressHeader` that is not a header name. */
+function checkClientAddressHeader(api: string, header: unknown): void {
+  if (header !== undefined && (typeof header !== 'string' || !HEADER_NAME.test(header))) {
+    throw new TypeError(
+      `${api}: clientAddressHeader must be a header name, such as 'x-forwarded-for' (got ${JSON.stringify(header)}).`,
     );
   }
 }

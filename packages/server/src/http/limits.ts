@@ -11,6 +11,11 @@ export interface EndpointLimits {
   maxBufferedBodyBytes: number;
   /** Most handshake-era sessions open at once. */
   maxSessions: number;
+  /**
+   * Most handshake-era sessions one client (its principal, else its network address) holds at
+   * once, so that one client cannot take every session of `maxSessions`.
+   */
+  maxSessionsPerClient: number;
   /** A session with no open stream and no request for this long is closed. */
   sessionIdleTimeoutMs: number;
   /**
@@ -41,6 +46,10 @@ export const ENDPOINT_DEFAULTS: Readonly<EndpointLimits> = {
   maxBodyBytes: 4 * 1024 * 1024,
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   maxSessions: 10_000,
+  // A client holds a session per connection to the server: even a host running many
+  // conversations at once needs tens, not hundreds. A hundred leaves it room, and takes a hundred
+  // clients to fill the default `maxSessions`.
+  maxSessionsPerClient: 100,
   sessionIdleTimeoutMs: 30 * 60_000,
   // Seconds, not the idle half hour: a flood of bare `initialize` requests must not hold every
   // session until the idle sweep.

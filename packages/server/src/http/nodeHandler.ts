@@ -197,6 +197,10 @@ class NodeInbound implements Inbound {
   toRequest(): Request {
     return (this.#request ??= toRequest(this.#req, this.signal));
   }
+
+  get clientAddress(): string | undefined {
+    return this.#req.socket?.remoteAddress;
+  }
 }
 
 /**

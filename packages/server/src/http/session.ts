@@ -113,6 +113,8 @@ export class Session implements TransportHost, CallTracker {
   server!: Server;
   /** Who opened it: only they may use it. */
   readonly principal: string | undefined;
+  /** The client it counts against for `maxSessionsPerClient` (see `clientSessions.ts`). */
+  readonly client: string | undefined;
   lastSeen: number;
   /** When its copy in the session store was last kept for another TTL (with a store). */
   keptAt: number;
@@ -127,12 +129,23 @@ export class Session implements TransportHost, CallTracker {
   closing = false;
   readonly #host: SessionsHost;
 
-  constructor(id: string, principal: string | undefined, host: SessionsHost) {
+  constructor(
+    id: string,
+    principal: string | undefined,
+    host: SessionsHost,
+    client: string | undefined,
+  ) {
     this.id = id;
     this.principal = principal;
+    this.client = client;
     this.#host = host;
     this.lastSeen = host.now();
     this.keptAt = this.lastSeen;
+  }
+
+  /** Nothing since `initialize`: no call, no stream; what is closed first to make room. */
+  get unused(): boolean {
+    return !this.used && this.calls.length === 0 && this.streams === 0;
   }
 
   initialized(initialize: JSONRPCMessage | undefined): Promise<void> | void {

@@ -16,6 +16,8 @@ import type { Reply } from './wire.ts';
 export interface TransportRequest {
   method: string;
   headers: HeaderReader;
+  /** Whose request it is, by address, when known (see `clientSessions.ts`). */
+  clientAddress?: string | undefined;
 }
 
 /** The SDK's message checks, as the lazily loaded SDK module has them. */

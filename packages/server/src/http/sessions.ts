@@ -13,6 +13,7 @@ import type { EndpointLimits } from './limits.ts';
 import { KEEP_ALIVE_MS, KeepAlive } from './keepAlive.ts';
 import { SessionTransport } from './sessionTransport.ts';
 import { Session, type SessionCall, type SessionRequest, type SessionsHost } from './session.ts';
+import { SessionsByClient, clientKeyOf } from './clientSessions.ts';
 import { errorReply } from '../modern/errorReply.ts';
 import type { Responder } from './wire.ts';
 
@@ -25,6 +26,8 @@ export type { SessionRequest } from './session.ts';
  * - at most `maxSessions` at once (`503` with `Retry-After` past it); at the cap, sessions that did
  *   nothing after `initialize` for `unusedSessionTimeoutMs` are closed first to make room, so a
  *   flood of bare `initialize` requests holds the sessions for seconds, not the idle half hour;
+ * - at most `maxSessionsPerClient` of them for one client (`429` past it, once that client's own
+ *   unused sessions are closed), so one client cannot take them all;
  * - a sweep on a timer (unref'd, so it never keeps a process alive) that closes a session with
  *   no call in flight and no request for `sessionIdleTimeoutMs`; a call whose stream the client
  *   reads (one waiting for the user, say) keeps its session in use, however long the user takes;
@@ -71,6 +74,7 @@ export class HandshakeSessions {
   readonly #now: () => number;
   readonly #idPrefix: string;
   readonly #sessions = new Map<string, Session>();
+  readonly #clients = new SessionsByClient();
   /** One timer for every open stream of every session. */
   readonly #keepAlive = new KeepAlive(KEEP_ALIVE_MS);
   /** Sessions being initialised: they count against the bound too. */
@@ -98,6 +102,7 @@ export class HandshakeSessions {
       now: this.#now,
       register: (session) => {
         this.#sessions.set(session.id, session);
+        this.#clients.add(session);
         this.#startSweeping();
       },
       keep: (session, initialize) =>
@@ -127,6 +132,11 @@ export class HandshakeSessions {
         }),
       );
     }
+    const client = clientKeyOf(authInfo?.clientId, request.clientAddress);
+    const crowded = this.#clients.refusal(client, this.#limits, this.#now(), (session) => {
+      void this.#end(session, 'idle');
+    });
+    if (crowded !== undefined) return responder.send(crowded);
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) this.#sweep(true);
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
       return responder.send(
@@ -138,21 +148,27 @@ export class HandshakeSessions {
       );
     }
     this.#opening++;
+    this.#clients.opening(client, 1);
     try {
-      const session = await this.#build(this.#idPrefix + randomUUID(), authInfo);
+      const session = await this.#build(this.#idPrefix + randomUUID(), authInfo, client);
       const { id } = session;
       await session.transport.handle(request, parsedBody, authInfo, responder);
       // Refused before it began (a bad Accept header, say): nothing to keep.
       if (this.#sessions.get(id) !== session) void session.server.close();
     } finally {
       this.#opening--;
+      this.#clients.opening(client, -1);
     }
   }
 
   /** A session, its transport and its SDK server, connected. */
-  async #build(id: string, authInfo: AuthInfo | undefined): Promise<Session> {
+  async #build(
+    id: string,
+    authInfo: AuthInfo | undefined,
+    client: string | undefined,
+  ): Promise<Session> {
     const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
-    const session = new Session(id, authInfo?.clientId, this.#host);
+    const session = new Session(id, authInfo?.clientId, this.#host, client);
     session.transport = new SessionTransport({
       sessionId: id,
       checks: sdk,
@@ -168,16 +184,25 @@ export class HandshakeSessions {
   }
 
   /** Rebuild a session another replica opened, from the session store, if it is kept there. */
-  #restore(id: string, authInfo: AuthInfo | undefined): Promise<Session | undefined> {
+  #restore(
+    id: string,
+    authInfo: AuthInfo | undefined,
+    address: string | undefined,
+  ): Promise<Session | undefined> {
     let restoring = this.#restoring.get(id);
     if (restoring === undefined) {
-      restoring = this.#rebuild(id, authInfo).finally(() => this.#restoring.delete(id));
+      restoring = this.#rebuild(id, authInfo, address).finally(() => this.#restoring.delete(id));
       this.#restoring.set(id, restoring);
     }
     return restoring;
   }
 
-  async #rebuild(id: string, authInfo: AuthInfo | undefined): Promise<Session | undefined> {
+  /** Counted against its client once rebuilt, but never refused for it: it is no new session. */
+  async #rebuild(
+    id: string,
+    authInfo: AuthInfo | undefined,
+    address: string | undefined,
+  ): Promise<Session | undefined> {
     const kept = await this.#handover?.loadSession(id);
     if (kept === undefined || kept.principal !== authInfo?.clientId || this.#closed)
       return undefined;
@@ -185,7 +210,7 @@ export class HandshakeSessions {
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) return undefined;
     this.#opening++;
     try {
-      const session = await this.#build(id, authInfo);
+      const session = await this.#build(id, authInfo, clientKeyOf(authInfo?.clientId, address));
       // Its questions get ids of their own: the replica that opened it numbered from 0.
       startRequestIdsAt(session.server, 1 + Math.floor(Math.random() * 2 ** 40));
       await session.transport.restore(kept.initialize);
@@ -221,7 +246,7 @@ export class HandshakeSessions {
     }
     let session = this.#sessions.get(id);
     if (session === undefined && this.#handover !== undefined && !this.#draining) {
-      session = await this.#restore(id, authInfo);
+      session = await this.#restore(id, authInfo, request.clientAddress);
     }
     // Another principal's session reads as unknown: its id says nothing to anyone else.
     if (session === undefined || session.closing || session.principal !== authInfo?.clientId) {
@@ -306,7 +331,7 @@ export class HandshakeSessions {
     const now = this.#now();
     const { unusedSessionTimeoutMs } = this.#limits;
     for (const session of this.#sessions.values()) {
-      if (atCap && !session.used && session.calls.length === 0 && session.streams === 0) {
+      if (atCap && session.unused) {
         if (now - session.lastSeen >= unusedSessionTimeoutMs) void this.#end(session, 'idle');
         continue;
       }
@@ -339,6 +364,7 @@ export class HandshakeSessions {
     if (session.closing) return;
     session.closing = true;
     this.#sessions.delete(session.id);
+    this.#clients.remove(session);
     // Only the client's DELETE ends a kept session everywhere: an idle or closing replica lets
     // go of its copy, and another may still serve it.
     if (reason === 'deleted') await this.#handover?.forgetSession(session.id);

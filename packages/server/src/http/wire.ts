@@ -30,6 +30,12 @@ export interface Inbound {
   /** A principal the host already authenticated. */
   authInfo?: AuthInfo | undefined;
   /**
+   * The client's network address, when the host knows it (Node's `req.socket.remoteAddress`; a
+   * web `fetch` host knows none): the client `maxSessionsPerClient` counts when there is no
+   * principal.
+   */
+  readonly clientAddress?: string | undefined;
+  /**
    * The request as a web `Request`, for what needs one (the stateless fallback, a host's
    * `verifyToken`); built on demand, so the modern path never pays for it.
    */

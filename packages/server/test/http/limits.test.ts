@@ -10,6 +10,7 @@ import {
   type HttpRunOptions,
   type RunningServer,
 } from '../../src/index.ts';
+import { handshakeHeaders, initialize, session } from '../helpers/handshakeHttp.ts';
 import { rawHttp, rawRequest } from '../helpers/rawHttp.ts';
 import { textOf } from '../helpers/sdkClients.ts';
 
@@ -48,34 +49,6 @@ async function start(options: Partial<HttpRunOptions> = {}) {
   running = await server().run({ transport: 'http', port: 0, ...options });
   const url = running.url as string;
   return { url, port: Number(new URL(url).port), host: `127.0.0.1:${new URL(url).port}` };
-}
-
-const handshakeHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
-async function initialize(url: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: handshakeHeaders,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: 'limits', version: '1' },
-      },
-    }),
-  });
-}
-
-async function session(url: string): Promise<string> {
-  const response = await initialize(url);
-  await response.text();
-  return response.headers.get('mcp-session-id') as string;
 }
 
 function sdkClient(url: string, answer: () => Promise<Record<string, unknown>>) {
