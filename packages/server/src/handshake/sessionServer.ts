@@ -31,7 +31,12 @@ import { handshakeTasksCapability } from '../tasks/handshakeWire.ts';
 import { serveHandshakeTaskMethod, type PushQuestion } from '../tasks/serveTasks.ts';
 import { hasTaskTools, serveToolCall } from '../tasks/taskCalls.ts';
 import { CallProgress, type ProgressNotify } from './callProgress.ts';
-import { HookedServer, type SdkRequestHandler, type SdkWrap } from './sdkInternals.ts';
+import {
+  HookedServer,
+  startRequestIdsAt,
+  type SdkRequestHandler,
+  type SdkWrap,
+} from './sdkInternals.ts';
 
 /**
  * A handshake-era session (2025-11-25 and earlier) on the SDK's low-level `Server`: the SDK keeps
@@ -47,6 +52,8 @@ export interface SessionOptions {
   pushUnavailable?: (() => ParleyError) | undefined;
   /** Who follows the session's calls, so it can abandon them when the session goes away. */
   calls?: CallTracker | undefined;
+  /** The id of the first request the server sends its client (default 0). */
+  firstRequestId?: number | undefined;
 }
 
 /** Follows the calls of one session (see `http/sessions.ts`). */
@@ -74,10 +81,7 @@ export interface TrackedCall {
   end(): void;
 }
 
-/**
- * Answers of server-initiated requests reach Parley as they came, so a bad one is Parley's to
- * judge (and to ask again), not a validation dump from the SDK.
- */
+/** Answers of server-initiated requests reach Parley as they came: a bad one is Parley's to judge. */
 const AS_SENT: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'parley', validate: (value: unknown) => ({ value }) },
 };
@@ -152,10 +156,7 @@ function pushChannel(
   };
 }
 
-/**
- * How long a question pushed on a `tasks/result` stream waits: as long as a timer can (the task's
- * TTL and the stream itself bound it; a closed stream is asked again on the next tasks/result).
- */
+/** A question on a `tasks/result` stream waits as long as a timer can (the task's TTL bounds it). */
 const QUESTION_TIMEOUT_MS = 2_147_483_647;
 
 /** The request's trace, while telemetry records (`params` as they came, `_meta` and all). */
@@ -252,6 +253,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
     inputRequired: { legacyShim: false },
   });
   const { authInfo } = options;
+  if (options.firstRequestId !== undefined) startRequestIdsAt(server, options.firstRequestId);
   // Without an HTTP session (stdio, in memory) `tasks/list` lists this connection's tasks.
   // Made when first needed: an HTTP session has an id of its own.
   let connectionId: string | undefined;

@@ -1,14 +1,10 @@
 import { SessionClosedError } from '@parley/core';
-import {
-  SdkError,
-  SdkErrorCode,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 import { sameQuestion, settleAnswer, type PushedQuestion } from './keptMessages.ts';
 
 import type { KeptCall } from '../handler/pushChannel.ts';
+import { loadSdk, type Sdk } from '../utils/loadSdk.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { SessionStore } from './sessionStore.ts';
 
@@ -174,7 +170,19 @@ export class SessionJournal {
   }
 
   /** The answer to question `id`, kept or still to come (from any replica). */
-  awaitAnswer(id: RequestId, wait: { timeout: number; signal: AbortSignal }): Promise<unknown> {
+  async awaitAnswer(
+    id: RequestId,
+    wait: { timeout: number; signal: AbortSignal },
+  ): Promise<unknown> {
+    // Loaded already (a session exists); awaited, never imported, so modern-only servers skip it.
+    return this.#answerOf(id, wait, await loadSdk());
+  }
+
+  #answerOf(
+    id: RequestId,
+    wait: { timeout: number; signal: AbortSignal },
+    sdk: Sdk,
+  ): Promise<unknown> {
     const { store } = this.handover;
     const key = answerKey(this.sessionId, id);
     return new Promise<unknown>((resolve, reject) => {
@@ -193,7 +201,7 @@ export class SessionJournal {
             if (kept === undefined) return;
             finish(() => {
               try {
-                resolve(settleAnswer(kept));
+                resolve(settleAnswer(kept, sdk));
               } catch (error) {
                 reject(error);
               }
@@ -214,7 +222,7 @@ export class SessionJournal {
         () =>
           finish(() =>
             reject(
-              new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', {
+              new sdk.SdkError(sdk.SdkErrorCode.RequestTimeout, 'Request timed out', {
                 timeout: wait.timeout,
               }),
             ),

@@ -1,4 +1,6 @@
-import { ProtocolError, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+
+import type { Sdk } from '../utils/loadSdk.ts';
 
 import type { Responder } from './wire.ts';
 
@@ -37,14 +39,18 @@ export function sameQuestion(question: PushedQuestion, method: string, params: u
   return plain(question.params) === plain(params);
 }
 
-/** The kept answer as what the push it answers resolves with (or rejects with). */
-export function settleAnswer(kept: string): unknown {
+/**
+ * The kept answer as what the push it answers resolves with (or rejects with, as the SDK would:
+ * `sdk` is loaded by then, as a session exists; never imported here, so a modern-only server
+ * does not load it).
+ */
+export function settleAnswer(kept: string, sdk: Sdk): unknown {
   const message = JSON.parse(kept) as {
     result?: unknown;
     error?: { code: number; message: string; data?: unknown };
   };
   if (message.error !== undefined) {
-    throw new ProtocolError(message.error.code, message.error.message, message.error.data);
+    throw new sdk.ProtocolError(message.error.code, message.error.message, message.error.data);
   }
   return message.result;
 }

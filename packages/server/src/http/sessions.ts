@@ -5,7 +5,6 @@ import { randomUUID } from '../utils/randomness.ts';
 import type { ServerRuntime } from '../runtime/serverRuntime.ts';
 import { loadSessionServer } from '../handshake/load.ts';
 import { loadSdk } from '../utils/loadSdk.ts';
-import { startRequestIdsAt } from '../handshake/sdkInternals.ts';
 import { Handover, SessionJournal } from './handover.ts';
 import type { SessionStore } from './sessionStore.ts';
 import { sessionEventStore, type EventStore } from './eventStore.ts';
@@ -166,6 +165,7 @@ export class HandshakeSessions {
     id: string,
     authInfo: AuthInfo | undefined,
     client: string | undefined,
+    rebuilt = false,
   ): Promise<Session> {
     const [sdk, { buildSessionServer }] = await Promise.all([loadSdk(), loadSessionServer()]);
     const session = new Session(id, authInfo?.clientId, this.#host, client);
@@ -178,7 +178,13 @@ export class HandshakeSessions {
       keepAlive: this.#keepAlive,
       journal: this.#handover === undefined ? undefined : new SessionJournal(this.#handover, id),
     });
-    session.server = buildSessionServer(this.#runtime, { authInfo, calls: session });
+    session.server = buildSessionServer(this.#runtime, {
+      authInfo,
+      calls: session,
+      // A rebuilt session's questions get ids of their own: the replica that opened it
+      // numbered its own from 0, and answers are kept by id.
+      ...(rebuilt ? { firstRequestId: 1 + Math.floor(Math.random() * 2 ** 40) } : {}),
+    });
     await session.server.connect(session.transport);
     return session;
   }
@@ -210,9 +216,8 @@ export class HandshakeSessions {
     if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) return undefined;
     this.#opening++;
     try {
-      const session = await this.#build(id, authInfo, clientKeyOf(authInfo?.clientId, address));
-      // Its questions get ids of their own: the replica that opened it numbered from 0.
-      startRequestIdsAt(session.server, 1 + Math.floor(Math.random() * 2 ** 40));
+      const client = clientKeyOf(authInfo?.clientId, address);
+      const session = await this.#build(id, authInfo, client, true);
       await session.transport.restore(kept.initialize);
       session.used = true;
       return session;

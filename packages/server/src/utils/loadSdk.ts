@@ -7,7 +7,8 @@
 
 import type * as SdkModule from './sdkModule.ts';
 
-type Sdk = typeof SdkModule;
+/** The SDK's module, as `loadSdk()` resolves it. */
+export type Sdk = typeof SdkModule;
 
 let sdk: Promise<Sdk> | undefined;
 
