@@ -3,6 +3,7 @@
  * free one) that connects to any MCP server through its forwarder. The demo servers it lists
  * come from PLAYGROUND_SERVERS (a JSON array of `{ name, title, url }`, which `pnpm dev` sets to
  * the URLs its apps print), or else from the demo apps' port variables (BOOKING_PORT, …).
+ * PLAYGROUND_ANSWER_TIMEOUT_MS sets how long the forwarder waits for a server's answer (15000).
  */
 import { apps, playground, requestedPort } from '../../../scripts/apps.mjs';
 
@@ -43,11 +44,26 @@ function demoServers(): DemoServer[] {
   });
 }
 
+/** The forwarder's wait for a server's answer, when PLAYGROUND_ANSWER_TIMEOUT_MS sets one. */
+function answerTimeout(): { timeoutMs: number } | undefined {
+  const given = process.env.PLAYGROUND_ANSWER_TIMEOUT_MS;
+  if (given === undefined || given === '') return undefined;
+  const timeoutMs = Number(given);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
+    fail(`PLAYGROUND_ANSWER_TIMEOUT_MS is not a positive number of milliseconds: ${given}`);
+  }
+  return { timeoutMs };
+}
+
 const requested = requestedPort(playground);
 if ('problem' in requested) fail(requested.problem);
 const { port } = requested;
 
-const server = await createPlayground({ servers: demoServers() }).catch((error: unknown) =>
+const forwarder = answerTimeout();
+const server = await createPlayground({
+  servers: demoServers(),
+  ...(forwarder === undefined ? {} : { forwarder }),
+}).catch((error: unknown) =>
   fail(`the page did not build: ${error instanceof Error ? error.message : String(error)}`),
 );
 await new Promise<void>((resolve) => {

@@ -7,15 +7,28 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
+import { crossSiteProblem, notPageFetchProblem, proxyTarget } from './proxyAccess.ts';
+import { relayAnswer, sendJsonError, type AnswerLimits } from './proxyAnswer.ts';
+
+export type { AnswerLimits } from './proxyAnswer.ts';
+
 /**
  * The playground's MCP forwarder: the page sends every MCP request to
  * `/mcp-proxy?target=<url>` on its own origin, and this sends it on to the server, so the page
  * reaches any MCP server without that server allowing cross-origin requests. Bodies go through
- * as they are, the protocol's headers both ways, and responses stream back chunk by chunk (an
- * SSE stream of a handshake-era call carries the server's questions while the call runs).
+ * as they are, the protocol's headers both ways, and event streams back chunk by chunk (an SSE
+ * stream of a handshake-era call carries the server's questions while the call runs). What the
+ * forwarder refuses, so that no server can turn it against the person: proxyAccess.ts (who may
+ * use it) and proxyAnswer.ts (what of an answer reaches the page).
  */
 
 export const PROXY_PATH = '/mcp-proxy';
+
+/** The default limits: a server answers within 15 s, and a JSON answer is at most 16 MiB. */
+export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
+  timeoutMs: 15_000,
+  maxBodyBytes: 16 * 1024 * 1024,
+};
 
 /** Request headers the MCP transport uses: everything `mcp-*`, and these. */
 const FORWARDED_REQUEST_HEADERS = new Set([
@@ -29,40 +42,7 @@ const FORWARDED_REQUEST_HEADERS = new Set([
   'baggage',
 ]);
 
-/** Response headers about this one connection, not the response. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-authenticate',
-  'proxy-connection',
-  'set-cookie',
-]);
-
 const METHODS = new Set(['GET', 'POST', 'DELETE']);
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  response.end(JSON.stringify(body));
-}
-
-/** The server the page wants to reach, or why `target` does not name one. */
-export function proxyTarget(url: URL): { target: URL } | { problem: string } {
-  const target = url.searchParams.get('target');
-  if (target === null || target === '') {
-    return { problem: 'the target query parameter is missing: /mcp-proxy?target=<http(s) URL>' };
-  }
-  if (!URL.canParse(target))
-    return { problem: `the target ${JSON.stringify(target)} is not a URL` };
-  const parsed = new URL(target);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return {
-      problem: `the target ${JSON.stringify(target)} is not an http(s) URL (${parsed.protocol} is not forwarded)`,
-    };
-  }
-  return { target: parsed };
-}
 
 function pick(headers: IncomingHttpHeaders, keep: (name: string) => boolean): OutgoingHttpHeaders {
   return Object.fromEntries(
@@ -76,87 +56,105 @@ function reason(error: Error): string {
   return typeof code === 'string' ? code : error.message;
 }
 
-/** Host names that only this machine reaches: the forwarder answers to no other. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * Why a request may not use the forwarder, or `undefined` when it came from the playground's
- * own page. The forwarder reaches any address this machine can, so another site open in the
- * same browser must not drive it: a form posted from elsewhere carries another `Origin` (or
- * `Sec-Fetch-Site: cross-site`), and a page that rebinds its own domain name to 127.0.0.1 still
- * sends its own name as `Host`.
- */
-export function crossSiteProblem(request: IncomingMessage): string | undefined {
-  const host = request.headers.host ?? '';
-  const hostname = host.replace(/:\d+$/, '');
-  if (!LOOPBACK_HOSTS.has(hostname)) {
-    return `the forwarder answers only on 127.0.0.1, localhost or [::1], not ${JSON.stringify(host)}`;
+/** Why the page may not have this forwarded, as a status and a sentence, or `undefined`. */
+function refusal(
+  request: IncomingMessage,
+  url: URL,
+): { status: number; error: string; allow?: string } | { target: URL } {
+  const method = request.method ?? 'GET';
+  if (!METHODS.has(method)) {
+    return {
+      status: 405,
+      error: `${method} is not forwarded: only GET, POST and DELETE`,
+      allow: [...METHODS].join(', '),
+    };
   }
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `http://${host}`) {
-    return `the forwarder answers only the playground's own page (http://${host}), not ${origin}`;
-  }
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `the forwarder answers only the playground's own page, not a ${site} request`;
-  }
-  return undefined;
+  const problem = crossSiteProblem(request) ?? notPageFetchProblem(request);
+  if (problem !== undefined) return { status: 403, error: problem };
+  const found = proxyTarget(url);
+  return 'problem' in found ? { status: 400, error: found.problem } : found;
 }
 
 /**
- * Forward one request of the page to the target it names, streaming both ways: node:http
- * rather than `fetch`, whose body timeout would cut an event stream that stays quiet while a
- * person thinks. Never throws; a failure is a JSON error or, once the response has begun, a
- * closed connection.
+ * Forward one request of the page to the target it names: node:http rather than `fetch`,
+ * whose body timeout would cut an event stream that stays quiet while a person thinks. Never
+ * throws; a failure is a JSON error or, once the response has begun, a closed connection.
  */
-export function forward(request: IncomingMessage, response: ServerResponse, url: URL): void {
-  const method = request.method ?? 'GET';
-  if (!METHODS.has(method)) {
-    response.setHeader('allow', [...METHODS].join(', '));
-    sendJson(response, 405, { error: `${method} is not forwarded: only GET, POST and DELETE` });
+export function forward(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  limits: AnswerLimits = DEFAULT_ANSWER_LIMITS,
+): void {
+  // A page gone mid-answer makes writes fail: that is the page's business, not a crash.
+  response.on('error', () => response.destroy());
+  try {
+    send(request, response, url, limits);
+  } catch (error) {
+    sendJsonError(response, 502, `the forwarder failed: ${reason(error as Error)}`);
+  }
+}
+
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  limits: AnswerLimits,
+): void {
+  const checked = refusal(request, url);
+  if (!('target' in checked)) {
+    if (checked.allow !== undefined) response.setHeader('allow', checked.allow);
+    sendJsonError(response, checked.status, checked.error);
     return;
   }
-  const refused = crossSiteProblem(request);
-  if (refused !== undefined) {
-    sendJson(response, 403, { error: refused });
-    return;
-  }
-  const found = proxyTarget(url);
-  if ('problem' in found) {
-    sendJson(response, 400, { error: found.problem });
-    return;
-  }
-  const { target } = found;
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  const upstream = send(target, {
-    method,
+  const { target } = checked;
+  const upstream = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
+    method: request.method,
+    // A connection per request: none is reused after a server ended it, or left bytes on it.
+    agent: false,
     headers: pick(
       request.headers,
       (name) => name.startsWith('mcp-') || FORWARDED_REQUEST_HEADERS.has(name),
     ),
   });
+  // Connecting and answering have a deadline; an event stream, once begun, has none.
+  const deadline = setTimeout(() => {
+    upstream.destroy();
+    sendJsonError(response, 504, `${target.href} did not answer within ${limits.timeoutMs} ms`);
+  }, limits.timeoutMs);
+  const answered = () => clearTimeout(deadline);
   upstream.on('response', (answer) => {
-    // Events must reach the page as they come, not when some buffer fills.
-    response.writeHead(answer.statusCode ?? 502, {
-      ...pick(answer.headers, (name) => !HOP_BY_HOP.has(name)),
-      'x-accel-buffering': 'no',
-    });
-    response.flushHeaders();
-    response.socket?.setNoDelay(true);
-    answer.on('error', () => response.destroy());
-    answer.pipe(response);
+    answered();
+    try {
+      relayAnswer(answer, response, limits);
+    } catch (error) {
+      answer.destroy();
+      sendJsonError(
+        response,
+        502,
+        `the server's answer could not be relayed: ${reason(error as Error)}`,
+      );
+    }
+  });
+  // Only asked-for upgrades are answered 101, and the forwarder asks for none.
+  upstream.on('upgrade', (_answer, socket) => {
+    answered();
+    socket.destroy();
+    sendJsonError(
+      response,
+      502,
+      'the server answered 101 Switching Protocols (an upgrade), which is not MCP over HTTP',
+    );
   });
   upstream.on('error', (error) => {
-    if (response.headersSent || response.destroyed) {
-      response.destroy();
-      return;
-    }
-    sendJson(response, 502, {
-      error: `could not reach ${target.href}: ${reason(error)}`,
-      target: target.href,
-    });
+    answered();
+    sendJsonError(response, 502, `could not reach ${target.href}: ${reason(error)}`);
   });
   // The page went away (a closed event stream, a reload): stop the request upstream too.
-  response.once('close', () => upstream.destroy());
+  response.once('close', () => {
+    answered();
+    upstream.destroy();
+  });
+  request.on('error', () => upstream.destroy());
   request.pipe(upstream);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 
 import { bundlePage, pageDir } from './bundle.ts';
-import { forward, PROXY_PATH } from './proxy.ts';
+import { DEFAULT_ANSWER_LIMITS, forward, PROXY_PATH, type AnswerLimits } from './proxy.ts';
 
 /**
  * The playground's HTTP server: the page (`/`, its script and style), the demo servers it offers
@@ -19,6 +19,8 @@ export interface DemoServer {
 export interface PlaygroundOptions {
   /** The demo servers the page lists first; any other URL can be typed in. */
   servers: DemoServer[];
+  /** How long a server may take to answer, and how large a JSON answer may be. */
+  forwarder?: Partial<AnswerLimits>;
 }
 
 /** Build the page and return the server, not yet listening. */
@@ -38,11 +40,12 @@ export async function createPlayground(options: PlaygroundOptions): Promise<Serv
     },
   };
   files['/index.html'] = files['/']!;
+  const limits = { ...DEFAULT_ANSWER_LIMITS, ...options.forwarder };
 
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://playground.invalid');
     if (url.pathname === PROXY_PATH) {
-      forward(request, response, url);
+      forward(request, response, url, limits);
       return;
     }
     const file = files[url.pathname];

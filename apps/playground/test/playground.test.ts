@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { findBrowser, launchOptions } from '../../../docs/test/browser.ts';
 import { apps, nodeArgs, playground, repoRoot } from '../../../scripts/apps.mjs';
+import { FORWARDER_HEADER, FORWARDER_HEADER_VALUE } from '../src/forwarderHeader.ts';
+import { closedPort, startApp } from './processes.ts';
 
 /**
  * The playground for real: the booking app and the playground as child processes on
@@ -45,37 +46,6 @@ async function accessibilityProblems(): Promise<string[]> {
       (violation) =>
         `${violation.id} (${violation.impact}): ${violation.help}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
     );
-}
-
-/** Start `entry` with `env` and resolve with the URL it says it serves. */
-function startApp(
-  entry: string,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, nodeArgs(entry), {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const url = /serving (http:\/\/\S+)/.exec(seen)?.[1];
-      if (url !== undefined) resolve({ url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}): ${seen}`)));
-  });
-}
-
-/** A port nothing listens on (bound, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const booking = apps.find((app) => app.name === 'booking')!;
@@ -132,12 +102,15 @@ afterAll(async () => {
   if (profile !== '') rmSync(profile, { recursive: true, force: true });
 });
 
+/** The header the page's own requests to the forwarder carry. */
+const fromPage = { [FORWARDER_HEADER]: FORWARDER_HEADER_VALUE };
+
 describe('the forwarder', () => {
   test('a target that is not an http(s) URL is a 400 with a JSON error', async () => {
     for (const target of ['', 'not a url', 'file:///etc/passwd', 'ftp://127.0.0.1/mcp']) {
       const response = await fetch(
         `${playgroundUrl}mcp-proxy?target=${encodeURIComponent(target)}`,
-        { method: 'POST', body: '{}' },
+        { method: 'POST', headers: fromPage, body: '{}' },
       );
       expect(response.status, target).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -156,7 +129,7 @@ describe('the forwarder', () => {
     for (const [name, headers, message] of cases) {
       const response = await fetch(`${playgroundUrl}mcp-proxy?target=${target}`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', ...headers },
+        headers: { 'content-type': 'text/plain', ...fromPage, ...headers },
         body,
       });
       expect(response.status, name).toBe(403);
@@ -171,7 +144,11 @@ describe('the forwarder', () => {
           port,
           path: `/mcp-proxy?target=${target}`,
           method: 'POST',
-          headers: { host: `rebound.example:${port}`, 'content-type': 'application/json' },
+          headers: {
+            host: `rebound.example:${port}`,
+            'content-type': 'application/json',
+            ...fromPage,
+          },
         },
         (response) => {
           let text = '';
@@ -191,7 +168,7 @@ describe('the forwarder', () => {
     const target = `http://127.0.0.1:${await closedPort()}/mcp`;
     const response = await fetch(`${playgroundUrl}mcp-proxy?target=${encodeURIComponent(target)}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...fromPage },
       body: '{}',
     });
     expect(response.status).toBe(502);

@@ -1,5 +1,6 @@
 import { Client, type ClientMode, type ClientOptions } from '@parley/client';
 
+import { FORWARDER_HEADER, FORWARDER_HEADER_VALUE } from '../forwarderHeader.ts';
 import { answerThroughApp } from './appHost.ts';
 import { createArgumentsForm, type ArgumentsForm } from './argumentsForm.ts';
 import { askElicitation, askSampling, createRootsEditor } from './asks.ts';
@@ -114,6 +115,8 @@ function clientOptions(mode: ClientMode): ClientOptions {
   const base: ClientOptions = {
     mode,
     clientInfo: { name: 'parley-playground', version: '0.0.0' },
+    // The forwarder serves only requests that carry it: no link can.
+    headers: { [FORWARDER_HEADER]: FORWARDER_HEADER_VALUE },
     onRound: (event) => running?.entry.round(event),
   };
   // A host that draws MCP Apps and cannot ask: the UI extension, and nothing else.
