@@ -31,6 +31,11 @@ export interface CommonFlags {
    * show in the terminal.
    */
   asAppHost: boolean;
+  /**
+   * `--json`: stdout gets the result as one JSON document (the object `@parley/client` returns,
+   * or the list), and nothing else; everything else goes to stderr as always.
+   */
+  json: boolean;
 }
 
 export type CliCommand =
@@ -162,6 +167,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     serverStderr: values['server-stderr'] === true,
     noElicitation: values['no-elicitation'] === true,
     asAppHost: values['as-app-host'] === true,
+    json: values.json === true,
   };
   if (flags.asAppHost && kind !== 'call') {
     throw new UsageError(
@@ -223,6 +229,7 @@ function parseFlags(args: string[]) {
       'server-stderr': { type: 'boolean' },
       'no-elicitation': { type: 'boolean' },
       'as-app-host': { type: 'boolean' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -73,13 +73,14 @@ export function formatResourceResult(result: ReadResourceResult): string {
     .join('\n');
 }
 
-interface ArgumentSchema {
+export interface ArgumentSchema {
   type?: unknown;
   description?: unknown;
   enum?: unknown;
 }
 
-function schemaType(property: ArgumentSchema): string {
+/** A property's type as a person reads it: `string`, `integer`, `yes|no` for an enum. */
+export function schemaType(property: ArgumentSchema): string {
   if (Array.isArray(property.enum)) return property.enum.map(String).join('|');
   return Array.isArray(property.type) ? property.type.join('|') : String(property.type ?? 'any');
 }

@@ -26,7 +26,7 @@ import {
 import { MCP_APPS_EXTENSION } from './routes.ts';
 import { createSamplingHandler } from './samplingPrompt.ts';
 import { reportTask } from './taskStatus.ts';
-import { promptArguments, toolArguments } from './toolArguments.ts';
+import { promptArguments, refuseUndeclared, toolArguments } from './toolArguments.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
 
 /**
@@ -166,19 +166,37 @@ function usageFailure(io: CliIo, error: UsageError): number {
   return EXIT_USAGE;
 }
 
+/** What stdout gets: the text for a person, or with `--json` one JSON document. */
+interface Output {
+  text: string;
+  /** The result as the client returned it (a list: `{ tools }`, as MCP's list result names it). */
+  value: unknown;
+}
+
+function printed(output: Output, json: boolean): string {
+  return `${json ? JSON.stringify(output.value, null, 2) : output.text}\n`;
+}
+
 /** `parley tools`, `parley prompts`, `parley resources`: what the server offers, on stdout. */
-async function list(command: ListCommand, client: Client): Promise<string> {
+async function list(command: ListCommand, client: Client): Promise<Output> {
   switch (command.kind) {
-    case 'tools':
-      return formatToolList(await client.listTools());
-    case 'prompts':
-      return formatPromptList(await client.listPrompts());
+    case 'tools': {
+      const tools = await client.listTools();
+      return { text: formatToolList(tools), value: { tools } };
+    }
+    case 'prompts': {
+      const prompts = await client.listPrompts();
+      return { text: formatPromptList(prompts), value: { prompts } };
+    }
     case 'resources': {
-      const [resources, templates] = await Promise.all([
+      const [resources, resourceTemplates] = await Promise.all([
         client.listResources(),
         client.listResourceTemplates(),
       ]);
-      return formatResourceList(resources, templates);
+      return {
+        text: formatResourceList(resources, resourceTemplates),
+        value: { resources, resourceTemplates },
+      };
     }
   }
 }
@@ -187,7 +205,7 @@ async function runList(command: ListCommand, io: CliIo, prompter: Prompter): Pro
   const client = createClient(command, io, prompter);
   try {
     await connect(client, command, io.signal);
-    io.stdout(`${await list(command, client)}\n`);
+    io.stdout(printed(await list(command, client), command.json));
     return EXIT_OK;
   } catch (error) {
     io.stderr(`parley: ${explain(error)}\n`);
@@ -263,24 +281,26 @@ async function promptInputSchema(client: Client, name: string): Promise<unknown>
   return promptArgumentSchema(prompt.arguments ?? []);
 }
 
-/** What the command asks the server for, once connected: the text to print, and whether it failed. */
+/** What the command asks the server for, once connected: what to print, and whether it failed. */
 async function perform(
   command: ConverseCommand,
   client: Client,
   io: CliIo,
   prompter: Prompter,
   queue: ReturnType<typeof oneAtATime>,
-): Promise<{ text: string; failed: boolean }> {
+): Promise<Output & { failed: boolean }> {
   const { signal } = io;
   const interactive = io.interactive !== false;
   const callOptions = signal !== undefined ? { signal } : {};
   switch (command.kind) {
     case 'call': {
       const tool = await findTool(client, command.name);
+      const given = toolArguments(command.args, tool.inputSchema);
+      refuseUndeclared(command.name, given, tool.inputSchema);
       const args = await completeArguments(
         command.name,
         tool.inputSchema,
-        toolArguments(command.args, tool.inputSchema),
+        given,
         interactive,
         prompter,
         signal,
@@ -295,7 +315,7 @@ async function perform(
         interactive,
         options,
       });
-      return { text: formatToolResult(result), failed: result.isError };
+      return { text: formatToolResult(result), value: result, failed: result.isError };
     }
     case 'prompt': {
       const args = await completeArguments(
@@ -306,18 +326,17 @@ async function perform(
         prompter,
         signal,
       );
-      return {
-        text: formatPromptResult(
-          await client.getPrompt(command.name, args as Record<string, string>, callOptions),
-        ),
-        failed: false,
-      };
+      const result = await client.getPrompt(
+        command.name,
+        args as Record<string, string>,
+        callOptions,
+      );
+      return { text: formatPromptResult(result), value: result, failed: false };
     }
-    case 'read':
-      return {
-        text: formatResourceResult(await client.readResource(command.uri, callOptions)),
-        failed: false,
-      };
+    case 'read': {
+      const result = await client.readResource(command.uri, callOptions);
+      return { text: formatResourceResult(result), value: result, failed: false };
+    }
   }
 }
 
@@ -332,14 +351,14 @@ async function converse(command: ConverseCommand, io: CliIo, prompter: Prompter)
     prompter.info(
       `Connected to ${targetLabel(command.target)}\n${client.era} era, MCP ${client.protocolVersion}`,
     );
-    const { text, failed } = await perform(command, client, io, prompter, queue);
+    const { failed, ...output } = await perform(command, client, io, prompter, queue);
     if (failed) {
       prompter.error(`${what} reported an error:`);
       prompter.outro('Failed');
     } else {
       prompter.outro('Result');
     }
-    io.stdout(`${text}\n`);
+    io.stdout(printed(output, command.json));
     return failed ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
     if (error instanceof NotCalled) {

@@ -25,18 +25,26 @@ export function describeTask(task: TaskSnapshot): string {
     : `Task ${LABEL[task.status]}: ${message}`;
 }
 
-/** The `onTask` of a call: announces the task and logs each change until it ends. */
+/**
+ * The `onTask` of a call: announces the task and logs each change until it ends. A line is not
+ * drawn twice in a row: after a question is answered the task is back at work with the same
+ * status it had before it asked (`Compiling Q4 (75%)`), which the person has already seen. The
+ * end is drawn once, and nothing after it.
+ */
 export function reportTask(log: PromptLog, what: string): (task: TaskHandle) => void {
   return (task) => {
-    log.step(
-      `${what} runs as a task (${task.taskId}); Ctrl-C cancels it.\n${describeTask(task.current)}`,
-    );
+    let shown = describeTask(task.current);
+    let ended = false;
+    log.step(`${what} runs as a task (${task.taskId}); Ctrl-C cancels it.\n${shown}`);
     task.onChange((snapshot) => {
-      if (snapshot.status === 'input_required') return;
-      if (snapshot.status === 'failed' || snapshot.status === 'cancelled')
-        log.warn(describeTask(snapshot));
-      else if (snapshot.status === 'completed') log.success(describeTask(snapshot));
-      else log.info(describeTask(snapshot));
+      if (ended || snapshot.status === 'input_required') return;
+      const line = describeTask(snapshot);
+      if (line === shown) return;
+      shown = line;
+      if (snapshot.status === 'failed' || snapshot.status === 'cancelled') log.warn(line);
+      else if (snapshot.status === 'completed') log.success(line);
+      else log.info(line);
+      ended = snapshot.status !== 'working';
     });
   };
 }

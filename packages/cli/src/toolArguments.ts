@@ -1,4 +1,7 @@
+import { isRecord } from '@parley/core';
+
 import type { ArgumentSpec } from './parseArgs.ts';
+import { schemaType, type ArgumentSchema } from './renderResult.ts';
 import { UsageError } from './usage.ts';
 
 /**
@@ -59,6 +62,49 @@ export function toolArguments(spec: ArgumentSpec, inputSchema: unknown): Record<
   const args: Record<string, unknown> = { ...spec.json };
   for (const [key, raw] of spec.pairs) args[key] = typedValue(key, raw, properties[key]);
   return args;
+}
+
+/**
+ * The properties `inputSchema` declares, when it takes no others: `additionalProperties` (or
+ * `patternProperties`) not given as allowing more. JSON Schema would allow any other key when
+ * `additionalProperties` is left out, but servers leave it out of nearly every schema, and a
+ * key the tool does not know is a typo the person wants to hear of before the call.
+ */
+function declaredProperties(inputSchema: unknown): Record<string, ArgumentSchema> | undefined {
+  if (!isRecord(inputSchema) || !isRecord(inputSchema.properties)) return undefined;
+  const extra = inputSchema.additionalProperties;
+  if (extra === true || isRecord(extra) || inputSchema.patternProperties !== undefined)
+    return undefined;
+  return inputSchema.properties as Record<string, ArgumentSchema>;
+}
+
+/**
+ * Refuse arguments `tool` does not declare, with a `UsageError` naming them and the arguments
+ * it has: `greet has no argument foo; its arguments are: name (string, required), greeting
+ * (string).`
+ */
+export function refuseUndeclared(
+  tool: string,
+  args: Record<string, unknown>,
+  inputSchema: unknown,
+): void {
+  const properties = declaredProperties(inputSchema);
+  if (properties === undefined) return;
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(properties, key));
+  if (unknown.length === 0) return;
+  const required = new Set(
+    isRecord(inputSchema) && Array.isArray(inputSchema.required) ? inputSchema.required : [],
+  );
+  const declared = Object.entries(properties).map(
+    ([name, property]) =>
+      `${name} (${schemaType(property)}${required.has(name) ? ', required' : ''})`,
+  );
+  const named = `${tool} has no argument${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`;
+  throw new UsageError(
+    declared.length === 0
+      ? `${named}; it takes no arguments.`
+      : `${named}; its arguments are: ${declared.join(', ')}.`,
+  );
 }
 
 /** The arguments of a prompt, which are always strings. */

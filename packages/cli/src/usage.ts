@@ -35,7 +35,8 @@ Usage:
 [args] of a tool or prompt:
   key=value ...                          one each, typed by the tool's schema
   --args '<json object>'                 all as JSON (key=value adds to it)
-  Required arguments left out are asked for before the call.
+  Required arguments left out are asked for before the call; arguments the
+  tool does not declare are refused.
 
 Options:
   --mode auto|modern|handshake           protocol era (default auto)
@@ -44,6 +45,9 @@ Options:
   --no-elicitation                       declare no elicitation, like many hosts
   --as-app-host                          call as a host that draws MCP Apps and
                                          cannot elicit; answer what the App asks
+  --json                                 stdout gets the result (or the list)
+                                         as one JSON document, as the client
+                                         returns it; all else goes to stderr
   -h, --help                             this text
 
 Questions: a line says the route each took (the client's own form, the App,
@@ -53,5 +57,5 @@ without the answer); Esc or Ctrl-C cancels it. A sampling request asks you to
 type the model's reply; the current directory is offered as the one root.
 
 Exit codes: 0 done, 1 the tool reported an error or the call failed, 2 usage
-(a required argument not given included).
+(a required argument not given, or one the tool does not declare, included).
 `;

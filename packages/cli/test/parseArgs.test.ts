@@ -5,7 +5,13 @@ import { parseCommandLine } from '../src/parseArgs.ts';
 import { UsageError } from '../src/usage.ts';
 
 const URL = 'http://127.0.0.1:3001/mcp';
-const defaults = { mode: 'auto', serverStderr: false, noElicitation: false, asAppHost: false };
+const defaults = {
+  mode: 'auto',
+  serverStderr: false,
+  noElicitation: false,
+  asAppHost: false,
+  json: false,
+};
 
 describe('commands', () => {
   test('help: no arguments, help, -h, --help anywhere', () => {
@@ -67,6 +73,11 @@ describe('commands', () => {
       asAppHost: true,
       noElicitation: false,
     });
+  });
+
+  test('--json, on any command', () => {
+    expect(parseCommandLine(['call', URL, 'greet', '--json'])).toMatchObject({ json: true });
+    expect(parseCommandLine(['tools', '--json', URL])).toMatchObject({ json: true });
   });
 
   test('--mode, --timeout, --server-stderr', () => {

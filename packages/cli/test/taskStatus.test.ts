@@ -1,15 +1,26 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 // The client's hand-written tasks server (2026-07-28 on 127.0.0.1): the Parley server side of
 // tasks is wired in its own step; until then this is the server the terminal is tested against.
 import { startRawTaskServer, type RawTaskServer } from '../../client/test/helpers/rawTaskServer.ts';
 import { runCli } from '../src/runCli.ts';
 import { describeTask } from '../src/taskStatus.ts';
+import { startApp, type RunningApp } from './helpers/demoApps.ts';
+import { parley } from './helpers/runParley.ts';
 import { scriptedPrompter } from './helpers/scriptedPrompter.ts';
 
 /** `parley call` on a tool the server runs as a task: the terminal shows the task as it goes. */
 
 let server: RawTaskServer | undefined;
+let reporting: RunningApp;
+
+beforeAll(async () => {
+  reporting = await startApp('reporting');
+}, 60_000);
+
+afterAll(async () => {
+  await reporting?.stop();
+});
 
 afterEach(async () => {
   await server?.close();
@@ -66,6 +77,28 @@ describe('parley call on a task', () => {
       'outro: Result',
     ]);
   });
+
+  // The reporting app (a real Parley server) compiles four quarters with progress, then asks
+  // two questions at once: the task is back at `Compiling Q4 (75%)` after each answer.
+  for (const mode of ['modern', 'handshake']) {
+    test(`${mode}: each status once, in order, ending at the final state`, async () => {
+      const { code, stdout, screen } = await parley(
+        ['call', reporting.url, 'annual_report', '--mode', mode],
+        ['USD', false],
+      );
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Annual report 2026: \d+k USD\n$/);
+      const statuses = screen.filter((line) => /^(info|success|warn): Task /.test(line));
+      expect(statuses).toEqual([
+        ...['Q1 (0%)', 'Q2 (25%)', 'Q3 (50%)', 'Q4 (75%)']
+          .map((step) => `info: Task working: Compiling ${step}`)
+          .filter((line) => screen.includes(line)),
+        'success: Task completed',
+      ]);
+      expect(statuses).toContain('info: Task working: Compiling Q4 (75%)');
+      expect(screen.at(-2)).toBe('success: Task completed');
+    });
+  }
 
   test('one line per state', () => {
     const base = { taskId: 't', createdAt: '', lastUpdatedAt: '', ttlMs: null };

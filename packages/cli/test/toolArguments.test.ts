@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { promptArguments, toolArguments } from '../src/toolArguments.ts';
+import { promptArguments, refuseUndeclared, toolArguments } from '../src/toolArguments.ts';
 import { UsageError } from '../src/usage.ts';
 
 const schema = {
@@ -80,5 +80,38 @@ describe('prompt arguments', () => {
       style: 'short',
     });
     expect(() => promptArguments({ json: { n: 1 }, pairs: [] })).toThrow(UsageError);
+  });
+});
+
+describe('arguments the tool does not declare', () => {
+  const greet = {
+    type: 'object',
+    properties: { name: { type: 'string' }, greeting: { type: 'string' } },
+    required: ['name'],
+  };
+
+  test('are refused, naming them and the tool’s arguments', () => {
+    expect(() => refuseUndeclared('greet', { name: 'Ada', foo: 'bar' }, greet)).toThrow(
+      new UsageError(
+        'greet has no argument foo; its arguments are: name (string, required), greeting (string).',
+      ),
+    );
+    expect(() => refuseUndeclared('greet', { name: 'Ada', greeting: 'Hi' }, greet)).not.toThrow();
+  });
+
+  test('are let through when the schema allows others, or declares no properties', () => {
+    for (const allows of [true, { type: 'string' }]) {
+      expect(() =>
+        refuseUndeclared('greet', { foo: 'bar' }, { ...greet, additionalProperties: allows }),
+      ).not.toThrow();
+    }
+    expect(() =>
+      refuseUndeclared('greet', { foo: 1 }, { ...greet, patternProperties: { '^x-': {} } }),
+    ).not.toThrow();
+    expect(() => refuseUndeclared('greet', { foo: 1 }, { type: 'object' })).not.toThrow();
+    expect(() => refuseUndeclared('greet', { foo: 1 }, undefined)).not.toThrow();
+    expect(() =>
+      refuseUndeclared('greet', { foo: 1 }, { ...greet, additionalProperties: false }),
+    ).toThrow('greet has no argument foo;');
   });
 });
