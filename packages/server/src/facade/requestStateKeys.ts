@@ -25,13 +25,23 @@ export interface ConfiguredKeys {
   from: 'option' | 'environment' | undefined;
 }
 
+/** What is read of Deno's permissions, where there is a Deno. */
+interface DenoPermissions {
+  permissions?: { querySync?(descriptor: { name: 'env'; variable: string }): { state: string } };
+}
+
 /** One variable of the environment, where there is one (Workers and browsers may have none). */
 function environmentVariable(name: string): string | undefined {
   try {
+    // Deno asks the person at the terminal before a read it was not allowed: ask Deno first.
+    const deno = (globalThis as { Deno?: DenoPermissions }).Deno;
+    if (deno?.permissions?.querySync?.({ name: 'env', variable: name }).state === 'prompt') {
+      return undefined;
+    }
     return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
       ?.env?.[name];
   } catch {
-    // Deno without --allow-env throws on reading it: that is no key ring, not a crash.
+    // A runtime that refuses the read (Deno denied it): that is no key ring, not a crash.
     return undefined;
   }
 }
