@@ -43,7 +43,16 @@ const SERVER_OPTIONS = optionKeys<ParleyServerOptions>()(
 );
 
 const SECURITY_OPTIONS = optionKeys<RequestStateSecurity>()(
-  ['keys', 'ttlMs', 'maxTokenBytes', 'singleUse', 'replayWindowMs', 'roundLeaseMs', 'now'],
+  [
+    'keys',
+    'allowEphemeralKeys',
+    'ttlMs',
+    'maxTokenBytes',
+    'singleUse',
+    'replayWindowMs',
+    'roundLeaseMs',
+    'now',
+  ],
   {
     ttlSeconds:
       'use requestStateSecurity.ttlMs, in milliseconds like every duration (ttlSeconds: 600 is ' +

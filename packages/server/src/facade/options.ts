@@ -33,9 +33,20 @@ export interface TasksOptions {
 export interface RequestStateSecurity {
   /**
    * A key ring shared by every replica: `keys[0]` seals, every key opens. Each secret must be at
-   * least 32 bytes. Default: one random key per process (right for stdio and single workers).
+   * least 32 bytes (`npx @parley/state-sealing keygen` makes one). Default: the
+   * `REQUEST_STATE_KEY` environment variable, the same ring comma-separated (this option wins
+   * over it); without either, one random key per process (right for stdio and single workers),
+   * which `run()` over HTTP warns about, and refuses under `NODE_ENV=production` unless
+   * `allowEphemeralKeys` is set.
    */
   keys?: ReadonlyArray<string | Uint8Array>;
+  /**
+   * Without a key ring (no `keys`, no `REQUEST_STATE_KEY`), sealed state opens only in the
+   * process that sealed it. `true` says that is meant (one process, state that may be lost on a
+   * restart): `run()` over HTTP then neither warns nor refuses to start under
+   * `NODE_ENV=production`. A key ring, when there is one, is used all the same. Default `false`.
+   */
+  allowEphemeralKeys?: boolean;
   /** How long a round's state stays valid, in milliseconds. Default 600 000 (10 minutes). */
   ttlMs?: number;
   /** The largest sealed state the server will mint. Default 8 KiB. */

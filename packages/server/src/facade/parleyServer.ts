@@ -8,7 +8,8 @@ import { registerAskApp } from './askApp.ts';
 import type { ParleyServerOptions, RunOptions, RunningServer } from './options.ts';
 import { Registrations, type AnyPromptOptions, type AnyToolOptions } from './registrations.ts';
 import { STDIO_OPTIONS } from './optionChecks.ts';
-import { checkServerOptions, runtimeOf, warningsOf } from './runtimeOf.ts';
+import { checkKeysForHttp, configuredKeys, type ConfiguredKeys } from './requestStateKeys.ts';
+import { checkServerOptions, defaultWarn, runtimeOf, warningsOf } from './runtimeOf.ts';
 import type {
   PromptHandler,
   PromptOptions,
@@ -79,18 +80,22 @@ export class ParleyServer {
   /** Set once the server has served anything: later registrations are announced to clients. */
   #serving = false;
   #http: HttpEndpoint | undefined;
+  /** The request-state key ring, and where it came from (`run()` over HTTP checks it). */
+  readonly #keys: ConfiguredKeys;
 
   constructor(options: ParleyServerOptions) {
     checkServerOptions(options);
     this.name = options.name;
     this.#options = options;
     const lintSchema = createSchemaLinter(warningsOf(options));
+    this.#keys = configuredKeys(options.requestStateSecurity, options.name);
     this.#registry = new Registrations(lintSchema, options.askFallback);
     this.#runtime = runtimeOf(options, {
       registry: this.#registry,
       middleware: this.#middleware,
       changes: this.#changes,
       lintSchema,
+      keys: this.#keys,
     });
     this.#dispatcher = new ModernDispatcher(this.#runtime, (name) =>
       this.#registry.paramHeadersOf(name),
@@ -300,6 +305,8 @@ export class ParleyServer {
       return runStdio(this.#runtime, this.#dispatcher);
     }
     if (options.transport === 'http') {
+      // About the server, not a handler: stderr, whatever `onWarning` is (its source names one).
+      checkKeysForHttp(this.#keys, this.#options.requestStateSecurity, defaultWarn);
       return runHttp(
         options,
         this.#options.http,

@@ -18,6 +18,7 @@ import { TaskEngine } from '../tasks/taskEngine.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { checkServerOptionKeys } from './optionChecks.ts';
 import type { ParleyServerOptions, RequestStateSecurity } from './options.ts';
+import type { ConfiguredKeys } from './requestStateKeys.ts';
 
 /**
  * A `ParleyServer`'s options, checked and with their defaults, as the runtime every floor below
@@ -31,7 +32,8 @@ const DEFAULT_MAX_REASKS = 3;
 const DEFAULT_REPLAY_WINDOW_MS = 60_000;
 const DEFAULT_ROUND_LEASE_MS = 30_000;
 
-function defaultWarn(message: string): void {
+/** A warning on stderr: where warnings go without `onWarning`, and those about the server itself. */
+export function defaultWarn(message: string): void {
   // eslint-disable-next-line no-console -- the default server log is stderr, which stdio leaves free
   console.warn(`[parley] warning: ${message}`);
 }
@@ -78,6 +80,8 @@ export interface RuntimeParts {
   middleware: readonly (Middleware | MiddlewareFunction)[];
   changes: ChangeNotifier;
   lintSchema: ServerRuntime['lintSchema'];
+  /** The request-state key ring (`configuredKeys`: the option, else `REQUEST_STATE_KEY`). */
+  keys: ConfiguredKeys;
 }
 
 /** The runtime of a server with (checked) `options`. */
@@ -100,7 +104,7 @@ export function runtimeOf(options: ParleyServerOptions, parts: RuntimeParts): Se
     templates: registry.templates,
     sealer: createRequestStateSealer({
       audience: options.name,
-      ...(security.keys !== undefined ? { keys: security.keys } : {}),
+      ...(parts.keys.keys !== undefined ? { keys: parts.keys.keys } : {}),
       ...(security.ttlMs !== undefined ? { ttlMs: security.ttlMs } : {}),
       ...(security.maxTokenBytes !== undefined ? { maxTokenBytes: security.maxTokenBytes } : {}),
       ...(security.now !== undefined ? { now: security.now } : {}),

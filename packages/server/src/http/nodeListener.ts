@@ -107,6 +107,24 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): string {
   }
 }
 
+/**
+ * A port in use is a setting to change, not a crash: one sentence that names it, keeping
+ * `code: 'EADDRINUSE'` (and the original error as `cause`) for apps that check it.
+ */
+function listenError(
+  error: NodeJS.ErrnoException,
+  options: NodeListenOptions,
+): NodeJS.ErrnoException {
+  if (error.code !== 'EADDRINUSE') return error;
+  const refused: NodeJS.ErrnoException = new Error(
+    `ParleyServer: port ${options.port} on ${options.host} is in use (EADDRINUSE); pass ` +
+      'another port to run({ port }) or stop what holds it.',
+    { cause: error },
+  );
+  refused.code = 'EADDRINUSE';
+  return refused;
+}
+
 export async function listenNode(
   endpoint: HttpEndpoint,
   options: NodeListenOptions,
@@ -224,9 +242,10 @@ export async function listenNode(
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, options));
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
