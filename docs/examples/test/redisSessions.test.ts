@@ -4,20 +4,14 @@ import { Client } from '@parley/client';
 import { generateKey } from '@parley/state-sealing';
 
 import {
-  findRedisServer,
   startRedisServer,
   type RedisServer,
 } from '../../../scripts/redisServer.ts';
 import { runReplica } from '../deployment/redisSessions.ts';
 import { fares } from '../elicitation/ask.ts';
-import { textOf } from './support.ts';
+import { redisServerBinary, textOf } from './support.ts';
 
-const binary = findRedisServer();
-if (binary === undefined && process.env.CI === 'true') {
-  throw new Error(
-    'redis-server is required in CI (apt-get install -y redis-server)',
-  );
-}
+const binary = redisServerBinary();
 
 describe.skipIf(binary === undefined)(
   'handshake-era sessions across replicas, through Redis',

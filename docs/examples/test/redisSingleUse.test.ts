@@ -5,22 +5,14 @@ import { generateKey } from '@parley/state-sealing';
 import { createClient } from 'redis';
 
 import {
-  findRedisServer,
   startRedisServer,
   type RedisServer,
 } from '../../../scripts/redisServer.ts';
 import { roundRobin } from '../deployment/roundRobin.ts';
 import { createReplica } from '../deployment/redisSingleUse.ts';
-import { textOf } from './support.ts';
+import { redisServerBinary, textOf } from './support.ts';
 
-// The Redis suites of @parley/redis say how to run them when there is no redis-server; in CI
-// there must be one (.ci/run installs it).
-const binary = findRedisServer();
-if (binary === undefined && process.env.CI === 'true') {
-  throw new Error(
-    'redis-server is required in CI (apt-get install -y redis-server)',
-  );
-}
+const binary = redisServerBinary();
 
 describe.skipIf(binary === undefined)(
   'single use across replicas, through Redis',

@@ -9,6 +9,8 @@ import { format } from 'node:util';
 
 import { vi } from 'vitest';
 
+import { findRedisServer } from '../../../scripts/redisServer.ts';
+
 export const examplesRoot = fileURLToPath(new URL('..', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -134,4 +136,18 @@ export async function consoleWarnings(
 /** A JSON file a page quotes, parsed (formatting is Prettier's business, content is ours). */
 export function quotedJson(path: string): unknown {
   return JSON.parse(quoted(path));
+}
+
+/**
+ * The `redis-server` the Redis examples run against, or `undefined` (their tests then skip). In CI
+ * there must be one (.ci/run installs it): a missing one is an error there, not a skip.
+ */
+export function redisServerBinary(): string | undefined {
+  const binary = findRedisServer();
+  if (binary === undefined && process.env.CI === 'true') {
+    throw new Error(
+      'redis-server is required in CI (apt-get install -y redis-server)',
+    );
+  }
+  return binary;
 }

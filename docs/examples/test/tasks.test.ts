@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '@parley/client';
 
 import {
-  findRedisServer,
   startRedisServer,
   type RedisServer,
 } from '../../../scripts/redisServer.ts';
@@ -12,7 +11,7 @@ import { roundRobin } from '../deployment/roundRobin.ts';
 import { deploy } from '../tasks/client.ts';
 import { createServer } from '../tasks/deploy.ts';
 import { createReplica } from '../tasks/replicas.ts';
-import { textOf } from './support.ts';
+import { redisServerBinary, textOf } from './support.ts';
 
 const approveEuWest = (message: string) =>
   message.startsWith('Deploy') ? { approve: true } : { region: 'eu-west' };
@@ -72,12 +71,7 @@ test('start: by-handler asks by rounds of the call, then becomes a task', async 
   expect(became).toBe(true);
 });
 
-const binary = findRedisServer();
-if (binary === undefined && process.env.CI === 'true') {
-  throw new Error(
-    'redis-server is required in CI (apt-get install -y redis-server)',
-  );
-}
+const binary = redisServerBinary();
 
 describe.skipIf(binary === undefined)(
   'tasks across replicas, through Redis',

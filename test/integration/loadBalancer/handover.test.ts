@@ -11,6 +11,7 @@ import { startRedisServer, type RedisServer } from '../../../scripts/redisServer
 import { answers, BOOKED, Clients, newFigures } from './flows.ts';
 import {
   bundleApp,
+  drainReplica,
   freePort,
   missingBinaries,
   redisBinary,
@@ -247,13 +248,9 @@ describe.skipIf(missing.length > 0)(
       await sleep(PEOPLE * spread + THINK_MIN / 2);
       const drains: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const child = replicas[i]!;
-        child.removeAllListeners('exit');
-        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-        const started = Date.now();
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
-        drains.push(Date.now() - started);
+        const drained = await drainReplica(replicas[i]!);
+        expect(drained.code).toBe(0);
+        drains.push(drained.ms);
         trace(`replica ${i} drained in ${drains.at(-1)} ms`);
         await startReplica(i);
         await balancer.upInHaproxy(3);

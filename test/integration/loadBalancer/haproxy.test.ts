@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startRedisServer, type RedisServer } from '../../../scripts/redisServer.ts';
 import {
   bundleApp,
+  drainReplica,
   freePort,
   haproxyBinary,
   haproxyVersion,
@@ -77,12 +78,9 @@ describe.skipIf(missing.length > 0)('three replicas behind HAProxy', () => {
   /** SIGTERM (a graceful close), then the replica again with `ring`, and HAProxy sees it up. */
   async function restart(i: number, ring: string): Promise<void> {
     const child = replicas[i]!;
-    child.removeAllListeners('exit'); // (the start-up's)
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const started = Date.now();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    drains.push(Date.now() - started);
+    const drained = await drainReplica(child);
+    expect(drained.code).toBe(0);
+    drains.push(drained.ms);
     trace(`replica ${i} closed; flows ${figures.modernFlows}/${figures.handshakeFlows}`);
     await startReplica(i, ring);
     await upInHaproxy(3);

@@ -164,6 +164,21 @@ export async function startApp(
   return child;
 }
 
+/**
+ * Close a replica gracefully (SIGTERM, its drain) and wait until it has exited; resolves with its
+ * exit code and how long the close took.
+ */
+export async function drainReplica(
+  child: ChildProcess,
+): Promise<{ code: number | null; ms: number }> {
+  child.removeAllListeners('exit'); // (the start-up's)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const code = await exited;
+  return { code, ms: Date.now() - started };
+}
+
 /** A running HAProxy, and how to know how many replicas it sees up. */
 export interface Balancer {
   process: ChildProcess;

@@ -9,6 +9,7 @@ import { startRedisServer, type RedisServer } from '../../../scripts/redisServer
 import { Clients, loop, newFigures } from './flows.ts';
 import {
   bundleApp,
+  drainReplica,
   caddyBinary,
   freePort,
   missingBinaries,
@@ -123,12 +124,9 @@ describe.each(balancers)('three replicas behind $name', (balancer) => {
   /** SIGTERM (a graceful close), then the replica again on its port. */
   async function restart(i: number): Promise<void> {
     const child = replicas[i]!;
-    child.removeAllListeners('exit'); // (the start-up's)
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const started = Date.now();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    drains.push(Date.now() - started);
+    const drained = await drainReplica(child);
+    expect(drained.code).toBe(0);
+    drains.push(drained.ms);
     await startReplica(i);
     trace(
       `replica ${i} restarted; flows ${clients.figures.modernFlows}/${clients.figures.handshakeFlows}`,

@@ -9,19 +9,13 @@ import type { RunningServer } from '@parley/server';
 import { createClient } from 'redis';
 
 import {
-  findRedisServer,
   startRedisServer,
   type RedisServer,
 } from '../../../../scripts/redisServer.ts';
 import { createServer } from '../../readme/redis/eventStore.ts';
-import { textOf } from '../support.ts';
+import { redisServerBinary, textOf } from '../support.ts';
 
-const binary = findRedisServer();
-if (binary === undefined && process.env.CI === 'true') {
-  throw new Error(
-    'redis-server is required in CI (apt-get install -y redis-server)',
-  );
-}
+const binary = redisServerBinary();
 
 describe.skipIf(binary === undefined)('readme/redis/eventStore.ts', () => {
   let redis: RedisServer;

@@ -155,18 +155,27 @@ export class SessionJournal {
     await this.handover.store.notify(key);
   }
 
-  /** Hear of the answer to question `id` when any replica keeps it, until the return is called. */
-  watchAnswer(id: RequestId, deliver: (answer: JSONRPCMessage) => void): () => void {
+  /**
+   * Hear of the answer to question `id` when any replica keeps it (and, with `lookNow`, if one is
+   * kept already), until the return is called.
+   */
+  watchAnswer(
+    id: RequestId,
+    deliver: (answer: JSONRPCMessage) => void,
+    lookNow = false,
+  ): () => void {
     const { store } = this.handover;
     const key = answerKey(this.sessionId, id);
-    return store.watch(key, () => {
+    const look = () =>
       void store.get(key).then(
         (kept) => {
           if (kept !== undefined) deliver(JSON.parse(kept) as JSONRPCMessage);
         },
         () => {},
       );
-    });
+    const unwatch = store.watch(key, look);
+    if (lookNow) look();
+    return unwatch;
   }
 
   /** The answer to question `id`, kept or still to come (from any replica). */
@@ -183,32 +192,16 @@ export class SessionJournal {
     wait: { timeout: number; signal: AbortSignal },
     sdk: Sdk,
   ): Promise<unknown> {
-    const { store } = this.handover;
-    const key = answerKey(this.sessionId, id);
     return new Promise<unknown>((resolve, reject) => {
       let done = false;
       const finish = (settle: () => void) => {
         if (done) return;
         done = true;
-        unwatch();
+        unwatch?.();
         clearTimeout(timer);
         wait.signal.removeEventListener('abort', onAbort);
         settle();
       };
-      const look = () =>
-        void store.get(key).then(
-          (kept) => {
-            if (kept === undefined) return;
-            finish(() => {
-              try {
-                resolve(settleAnswer(kept, sdk));
-              } catch (error) {
-                reject(error);
-              }
-            });
-          },
-          () => {},
-        );
       const onAbort = () =>
         finish(() =>
           reject(
@@ -216,7 +209,6 @@ export class SessionJournal {
               new SessionClosedError({ reason: 'shutdown', sessionId: this.sessionId }),
           ),
         );
-      const unwatch = store.watch(key, look);
       const timer = setTimeout(
         // As the SDK says it when it waited on its own.
         () =>
@@ -231,7 +223,18 @@ export class SessionJournal {
       );
       if (wait.signal.aborted) return onAbort();
       wait.signal.addEventListener('abort', onAbort, { once: true });
-      look();
+      const unwatch: (() => void) | undefined = this.watchAnswer(
+        id,
+        (answer) =>
+          finish(() => {
+            try {
+              resolve(settleAnswer(answer, sdk));
+            } catch (error) {
+              reject(error);
+            }
+          }),
+        true,
+      );
     });
   }
 
@@ -324,13 +327,8 @@ export class CallJournal implements KeptCall {
     return this.save();
   }
 
-  /** The call answered: nothing to take over any more. */
+  /** The call answered: nothing to take over any more (its record goes, once written). */
   finished(): void {
-    const { store } = this.#session.handover;
-    const key = this.#session.callKey(this.#streamId);
-    void this.#saving
-      .catch(() => {})
-      .then(() => store.delete(key))
-      .catch(() => {});
+    void this.#saving.catch(() => {}).then(() => this.#session.forget(this.#streamId));
   }
 }

@@ -44,15 +44,13 @@ export function sameQuestion(question: PushedQuestion, method: string, params: u
  * `sdk` is loaded by then, as a session exists; never imported here, so a modern-only server
  * does not load it).
  */
-export function settleAnswer(kept: string, sdk: Sdk): unknown {
-  const message = JSON.parse(kept) as {
+export function settleAnswer(answer: JSONRPCMessage, sdk: Sdk): unknown {
+  const { result, error } = answer as {
     result?: unknown;
     error?: { code: number; message: string; data?: unknown };
   };
-  if (message.error !== undefined) {
-    throw new sdk.ProtocolError(message.error.code, message.error.message, message.error.data);
-  }
-  return message.result;
+  if (error !== undefined) throw new sdk.ProtocolError(error.code, error.message, error.data);
+  return result;
 }
 
 export function isResponse(

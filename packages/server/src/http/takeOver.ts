@@ -55,10 +55,10 @@ export async function takeOver(resumption: Resumption, host: TakeOverHost): Prom
     return follow(resumption, host, record.request.id);
   }
   if (record.pushed.length === 0 && Object.keys(record.remembered).length === 0) {
-    return failNeverAsked(resumption, host, record);
+    return failCall(resumption, host, record);
   }
   const call = await journal.adopt(resumption.streamId, record).catch(() => undefined);
-  if (call === undefined) return failNeverAsked(resumption, host, record);
+  if (call === undefined) return failCall(resumption, host, record);
   const stream = host.adopt(record.request.id);
   stream.journal = call;
   const sink = host.attach(stream);
@@ -98,15 +98,18 @@ async function follow(resumption: Resumption, host: TakeOverHost, requestId: Req
   sink.end();
 }
 
-/** The call cannot go on: its client hears so now, on the resumed stream. */
-async function failNeverAsked(
+/**
+ * The call cannot go on here (it never asked anything, or its record could not be taken): its
+ * client hears so now, on the resumed stream.
+ */
+async function failCall(
   resumption: Resumption,
   host: TakeOverHost,
   record: CallRecord,
 ): Promise<void> {
   const error = new SessionClosedError({
     reason: 'shutdown',
-    sessionId: host.headers['mcp-session-id'],
+    sessionId: host.journal.sessionId,
   });
   const message = {
     jsonrpc: '2.0',
