@@ -12,11 +12,13 @@ const packages = [
   'server',
   'client',
   'cli',
+  'forms',
   'middleware',
   'core',
   'schema',
   'state-sealing',
   'redis',
+  'testing',
 ];
 
 export default defineConfig({

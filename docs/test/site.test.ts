@@ -233,9 +233,18 @@ test('every page is reachable from the start page, has content, logs no error an
         'testing',
       ].map((name) => `/guide/${name}`),
       '/api/',
-      ...['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing', 'redis'].map(
-        (name) => `/api/${name}`,
-      ),
+      ...[
+        'server',
+        'client',
+        'cli',
+        'forms',
+        'middleware',
+        'core',
+        'schema',
+        'state-sealing',
+        'redis',
+        'testing',
+      ].map((name) => `/api/${name}`),
     ]),
   );
 });
