@@ -69,6 +69,10 @@ const FOREIGN: Record<string, string> = {
   'ctx.input_responses': "FastMCP's Context",
   'ctx.request_state': "FastMCP's Context",
   'ctx.request_context': "FastMCP's Context",
+  // The MCP TypeScript SDK v2, set beside Parley in the "Coming from the MCP SDK" guide.
+  'ctx.mcpReq': "the SDK's handler context",
+  'client.setRequestHandler': "the SDK's Client",
+  createMcpHandler: 'the MCP TypeScript SDK (@modelcontextprotocol/server)',
 };
 
 interface Entry {
