@@ -231,6 +231,9 @@ test('every page is reachable from the start page, has content, logs no error an
         'deployment',
         'security',
         'testing',
+        'troubleshooting',
+        'coming-from-fastmcp',
+        'coming-from-the-sdk',
       ].map((name) => `/guide/${name}`),
       '/api/',
       ...[
