@@ -12,11 +12,13 @@ const packages = [
   'server',
   'client',
   'cli',
+  'forms',
   'middleware',
   'core',
   'schema',
   'state-sealing',
   'redis',
+  'testing',
 ];
 
 export default defineConfig({
@@ -54,10 +56,13 @@ export default defineConfig({
           { text: 'Forms in the browser', link: '/guide/forms' },
           { text: 'The playground', link: '/guide/playground' },
           { text: 'Deployment', link: '/guide/deployment' },
+          { text: 'Troubleshooting', link: '/guide/troubleshooting' },
           { text: 'Errors', link: '/guide/errors' },
           { text: 'Telemetry', link: '/guide/telemetry' },
           { text: 'Security', link: '/guide/security' },
           { text: 'Testing your server', link: '/guide/testing' },
+          { text: 'Coming from FastMCP', link: '/guide/coming-from-fastmcp' },
+          { text: 'Coming from the MCP SDK', link: '/guide/coming-from-the-sdk' },
         ],
       },
       {

@@ -231,11 +231,23 @@ test('every page is reachable from the start page, has content, logs no error an
         'deployment',
         'security',
         'testing',
+        'troubleshooting',
+        'coming-from-fastmcp',
+        'coming-from-the-sdk',
       ].map((name) => `/guide/${name}`),
       '/api/',
-      ...['server', 'client', 'cli', 'middleware', 'core', 'schema', 'state-sealing', 'redis'].map(
-        (name) => `/api/${name}`,
-      ),
+      ...[
+        'server',
+        'client',
+        'cli',
+        'forms',
+        'middleware',
+        'core',
+        'schema',
+        'state-sealing',
+        'redis',
+        'testing',
+      ].map((name) => `/api/${name}`),
     ]),
   );
 });

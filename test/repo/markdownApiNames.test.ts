@@ -61,6 +61,18 @@ const FOREIGN: Record<string, string> = {
   Record: "TypeScript's utility type",
   Bun: 'the Bun runtime',
   Deno: 'the Deno runtime',
+  // FastMCP (Python), set beside Parley in the "Coming from FastMCP" guide.
+  Enum: "Python's enum.Enum",
+  TypedDict: "Python's typing.TypedDict",
+  Field: "Pydantic's Field",
+  ElicitRequestURLParams: 'the MCP Python SDK (mcp.types)',
+  'ctx.input_responses': "FastMCP's Context",
+  'ctx.request_state': "FastMCP's Context",
+  'ctx.request_context': "FastMCP's Context",
+  // The MCP TypeScript SDK v2, set beside Parley in the "Coming from the MCP SDK" guide.
+  'ctx.mcpReq': "the SDK's handler context",
+  'client.setRequestHandler': "the SDK's Client",
+  createMcpHandler: 'the MCP TypeScript SDK (@modelcontextprotocol/server)',
 };
 
 interface Entry {
