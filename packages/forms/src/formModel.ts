@@ -79,3 +79,17 @@ export function labelOf(
 ): string | undefined {
   return fieldLabel(field) ?? (fields.length === 1 ? undefined : field.name);
 }
+
+/**
+ * A field's problem as a sentence about it, as the CLI says it: "Approve is required.",
+ * "Date: expected a date …". Unlabelled (the scalar wrapper), the question names the field.
+ */
+export function problemSentence(label: string | undefined, reason: string): string {
+  const sentence =
+    label === undefined
+      ? reason.charAt(0).toUpperCase() + reason.slice(1)
+      : /^(is|must) /.test(reason)
+        ? `${label} ${reason}`
+        : `${label}: ${reason}`;
+  return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
+}
