@@ -21,11 +21,9 @@ import { h, uniqueId } from './dom.ts';
 /** What the person was asked for, for the panel's heading. */
 function heading(kind: string, ctx: InputContext): string {
   const call = ctx.call === undefined ? '' : ` · ${ctx.call.name}`;
-  // Rounds and keys are the modern era's: a handshake-era request has only a JSON-RPC id.
-  const modern = ctx.era === 'modern';
-  const round = modern && ctx.round > 0 ? ` · round ${ctx.round}` : '';
-  const key = modern ? ` · ${ctx.key}` : '';
-  return `${kind}${call}${round}${key}`;
+  // Rounds are the modern era's: a handshake-era call asks as it goes.
+  const round = ctx.era === 'modern' && ctx.round > 0 ? ` · round ${ctx.round}` : '';
+  return `${kind}${call}${round}`;
 }
 
 /**

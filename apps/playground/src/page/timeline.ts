@@ -239,8 +239,10 @@ export function createTimeline(list: HTMLOListElement): Timeline {
   };
 }
 
-function roundsTitle(count: number): string {
-  return `Result after ${count} round${count === 1 ? '' : 's'}`;
+/** "Result after 2 rounds"; a handshake-era call asked questions, not rounds. */
+function roundsTitle(count: number, era: string): string {
+  const unit = era === 'handshake' ? 'question' : 'round';
+  return `Result after ${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function entryFor(list: HTMLOListElement, call: CallStart): CallEntry {
@@ -295,7 +297,7 @@ function entryFor(list: HTMLOListElement, call: CallStart): CallEntry {
       const handshake = event.era === 'handshake';
       // Reported after the call settled: the result's count follows.
       if (resultTitle !== undefined && entry.dataset.state === 'done') {
-        resultTitle.textContent = roundsTitle(rounds.childElementCount + 1);
+        resultTitle.textContent = roundsTitle(rounds.childElementCount + 1, call.era);
       }
       rounds.append(
         h(
@@ -337,7 +339,7 @@ function entryFor(list: HTMLOListElement, call: CallStart): CallEntry {
       );
     },
     finish(outcome) {
-      end('done', roundsTitle(rounds.childElementCount), ...outcomeView(outcome));
+      end('done', roundsTitle(rounds.childElementCount, call.era), ...outcomeView(outcome));
     },
     fail(error) {
       end('failed', 'Error', h('p', { class: 'error-text' }, describeError(error)));
