@@ -4,6 +4,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 
 import { fieldDescription, fieldHint } from './fieldHint.ts';
 import { NO, YES, type RawValue } from './fieldValues.ts';
+import { problemSentence } from './formModel.ts';
 
 /** A single choice with more options than this is a `<select>`; with fewer, radio buttons. */
 export const RADIO_LIMIT = 5;
@@ -126,7 +127,9 @@ function notes(view: FieldView): TemplateResult {
 function errorText(view: FieldView): TemplateResult | typeof nothing {
   return view.error === undefined
     ? nothing
-    : html`<p id="${view.id}-error" class="field-error" part="field-error">${view.error}</p>`;
+    : html`<p id="${view.id}-error" class="field-error" part="field-error">
+        ${problemSentence(view.label, view.error)}
+      </p>`;
 }
 
 function inputType(field: FieldDescriptor): string {

@@ -82,14 +82,11 @@ export function labelOf(
 
 /**
  * A field's problem as a sentence about it, as the CLI says it: "Approve is required.",
- * "Date: expected a date …". Unlabelled (the scalar wrapper), the question names the field.
+ * "Date: expected a date …". Unlabelled (the scalar wrapper, which the question labels), it is
+ * "This answer is required.".
  */
 export function problemSentence(label: string | undefined, reason: string): string {
-  const sentence =
-    label === undefined
-      ? reason.charAt(0).toUpperCase() + reason.slice(1)
-      : /^(is|must) /.test(reason)
-        ? `${label} ${reason}`
-        : `${label}: ${reason}`;
+  const subject = label ?? 'This answer';
+  const sentence = /^(is|must) /.test(reason) ? `${subject} ${reason}` : `${subject}: ${reason}`;
   return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
 }
