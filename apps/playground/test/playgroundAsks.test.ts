@@ -117,7 +117,7 @@ describe('a yes/no question', () => {
     expect(await group.getByRole('radio', { checked: true }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Accept' }).click();
-    await page.getByText('Approve is required.').waitFor();
+    await page.getByRole('alert').getByText('Approve is required.').waitFor();
     const call = page.locator('.call').first();
     // Nothing was sent: the call still runs, with no round answered.
     expect(await call.getAttribute('data-state')).toBe('running');
