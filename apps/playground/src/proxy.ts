@@ -91,7 +91,9 @@ export function forward(
   try {
     send(request, response, url, limits);
   } catch (error) {
-    sendJsonError(response, 502, `the forwarder failed: ${reason(error as Error)}`);
+    sendJsonError(response, 502, `the forwarder failed: ${reason(error as Error)}`, {
+      code: 'FORWARDER_FAILED',
+    });
   }
 }
 
@@ -120,7 +122,10 @@ function send(
   // Connecting and answering have a deadline; an event stream, once begun, has none.
   const deadline = setTimeout(() => {
     upstream.destroy();
-    sendJsonError(response, 504, `${target.href} did not answer within ${limits.timeoutMs} ms`);
+    sendJsonError(response, 504, `${target.href} did not answer within ${limits.timeoutMs} ms`, {
+      code: 'ETIMEDOUT',
+      timeoutMs: limits.timeoutMs,
+    });
   }, limits.timeoutMs);
   const answered = () => clearTimeout(deadline);
   upstream.on('response', (answer) => {
@@ -133,6 +138,7 @@ function send(
         response,
         502,
         `the server's answer could not be relayed: ${reason(error as Error)}`,
+        { code: 'RELAY_FAILED' },
       );
     }
   });
@@ -144,11 +150,14 @@ function send(
       response,
       502,
       'the server answered 101 Switching Protocols (an upgrade), which is not MCP over HTTP',
+      { code: 'NOT_MCP', status: 101 },
     );
   });
   upstream.on('error', (error) => {
     answered();
-    sendJsonError(response, 502, `could not reach ${target.href}: ${reason(error)}`);
+    sendJsonError(response, 502, `could not reach ${target.href}: ${reason(error)}`, {
+      code: (error as NodeJS.ErrnoException).code ?? 'UNREACHABLE',
+    });
   });
   // The page went away (a closed event stream, a reload): stop the request upstream too.
   response.once('close', () => {

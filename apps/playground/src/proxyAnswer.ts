@@ -46,14 +46,34 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string | st
   return passed;
 }
 
+/**
+ * What the page learns of a failure besides the sentence: `code` says which (the system's error
+ * code for a server not reached, `ETIMEDOUT`, `NOT_MCP`, …), so that the page says it the way
+ * the terminal does (@parley/client's `explainConnectionFailure`), about the server, not the
+ * forwarder.
+ */
+export interface ErrorDetails {
+  code: string;
+  /** `ETIMEDOUT`: how long the forwarder waited. */
+  timeoutMs?: number;
+  /** `NOT_MCP`: what the server answered. */
+  status?: number;
+  contentType?: string;
+}
+
 /** Answer the page with a JSON error; nothing when the answer has already begun or the page left. */
-export function sendJsonError(response: ServerResponse, status: number, error: string): void {
+export function sendJsonError(
+  response: ServerResponse,
+  status: number,
+  error: string,
+  details?: ErrorDetails,
+): void {
   if (response.writableEnded) return;
   if (response.headersSent || response.destroyed) {
     response.destroy();
     return;
   }
-  const body = JSON.stringify({ error });
+  const body = JSON.stringify({ error, ...details });
   response.writeHead(status, {
     ...SAFE_HEADERS,
     'content-type': 'application/json; charset=utf-8',
@@ -67,6 +87,12 @@ function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** Why an answer could not be read, and its code. */
+interface Problem {
+  problem: string;
+  details: ErrorDetails;
+}
+
 /**
  * Read `answer` whole, or fail: more than `maxBodyBytes`, or not all there within `timeoutMs`.
  * A JSON body is read whole before the page gets it, so a failure can still be a JSON error.
@@ -74,12 +100,12 @@ function mediaType(contentType: string | undefined): string {
 function readBody(
   answer: IncomingMessage,
   limits: AnswerLimits,
-  done: (result: { body: Buffer } | { problem: string }) => void,
+  done: (result: { body: Buffer } | Problem) => void,
 ): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
-  const settle = (result: { body: Buffer } | { problem: string }) => {
+  const settle = (result: { body: Buffer } | Problem) => {
     if (settled) return;
     settled = true;
     clearTimeout(timer);
@@ -90,22 +116,34 @@ function readBody(
     () =>
       settle({
         problem: `the server did not send its whole answer within ${limits.timeoutMs} ms`,
+        details: { code: 'ETIMEDOUT', timeoutMs: limits.timeoutMs },
       }),
     limits.timeoutMs,
   );
   answer.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > limits.maxBodyBytes) {
-      settle({ problem: `the server's answer is larger than ${limits.maxBodyBytes} bytes` });
+      settle({
+        problem: `the server's answer is larger than ${limits.maxBodyBytes} bytes`,
+        details: { code: 'TOO_LARGE' },
+      });
       return;
     }
     chunks.push(chunk);
   });
   answer.on('end', () => settle({ body: Buffer.concat(chunks) }));
   answer.on('error', (error) =>
-    settle({ problem: `the server's answer broke off (${error.message})` }),
+    settle({
+      problem: `the server's answer broke off (${error.message})`,
+      details: { code: 'ECONNRESET' },
+    }),
   );
-  answer.on('close', () => settle({ problem: 'the server closed the connection mid-answer' }));
+  answer.on('close', () =>
+    settle({
+      problem: 'the server closed the connection mid-answer',
+      details: { code: 'ECONNRESET' },
+    }),
+  );
 }
 
 /**
@@ -123,7 +161,10 @@ export function relayAnswer(
   const headers = { ...passedHeaders(answer.headers), ...SAFE_HEADERS };
   if (status < 200 || status > 599) {
     answer.destroy();
-    sendJsonError(response, 502, `the server answered status ${status}, which is not MCP`);
+    sendJsonError(response, 502, `the server answered status ${status}, which is not MCP`, {
+      code: 'NOT_MCP',
+      status,
+    });
     return;
   }
   if (status >= 300 && status < 400) {
@@ -133,6 +174,7 @@ export function relayAnswer(
       response,
       502,
       `the server redirected (${status}${location === undefined ? '' : ` to ${location}`}); the forwarder does not follow redirects: use the URL it names`,
+      { code: 'REDIRECT', status },
     );
     return;
   }
@@ -157,7 +199,7 @@ export function relayAnswer(
   }
   readBody(answer, limits, (read) => {
     if ('problem' in read) {
-      sendJsonError(response, 502, read.problem);
+      sendJsonError(response, 502, read.problem, read.details);
       return;
     }
     if (response.destroyed) return;
@@ -182,6 +224,7 @@ export function relayAnswer(
       response,
       status >= 400 ? status : 502,
       `the server answered ${status} with ${type === '' ? 'no content type' : type}, not MCP (application/json or text/event-stream); its body is not passed on`,
+      { code: 'NOT_MCP', status, ...(type === '' ? {} : { contentType: type }) },
     );
   });
 }

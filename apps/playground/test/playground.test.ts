@@ -299,7 +299,7 @@ describe('the page, in Chromium, against the booking app', () => {
     // Typing a URL of its own switches the menu to "another server".
     expect(await page.getByLabel('Server', { exact: true }).inputValue()).toBe('');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Could not connect' });
+    const alert = page.getByRole('alert').filter({ hasText: 'Nothing is listening' });
     await alert.waitFor();
     expect(await alert.innerText()).toContain(target);
     expect(await page.getByRole('button', { name: 'Connect', exact: true }).isEnabled()).toBe(true);
@@ -510,7 +510,7 @@ describe('the page, in Chromium, against the reporting app: a prompt, a resource
     });
 
     test(`${era} era: reading report://summary asks which quarter, then gives the report`, async () => {
-      await run(era, 'report://summary');
+      await run(era, 'Quarterly summary');
       await page.getByRole('radio', { name: 'Q2 2026', exact: true }).check();
       await page.getByRole('button', { name: 'Accept' }).click();
       const call = page.locator('.call').first();
@@ -526,7 +526,10 @@ describe('the page, in Chromium, against the reporting app: a prompt, a resource
     // The two questions of the round, one after the other.
     await page.getByRole('radio', { name: 'US dollar', exact: true }).check({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Accept' }).click();
-    await page.getByRole('checkbox', { name: 'Breakdown', exact: true }).check();
+    await page
+      .getByRole('radiogroup', { name: /^Breakdown/ })
+      .getByRole('radio', { name: 'Yes', exact: true })
+      .check();
     await page.getByRole('button', { name: 'Accept' }).click();
     const call = page.locator('.call').first();
     await expect

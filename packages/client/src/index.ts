@@ -4,6 +4,8 @@
  */
 
 export { Client } from './client.ts';
+export { explainConnectionFailure } from './connectionFailure.ts';
+export type { ConnectionFailureOptions } from './connectionFailure.ts';
 export { InputHandlerError } from './errors.ts';
 export { createOAuthProvider } from './http/oauthProvider.ts';
 export type { OAuthProviderOptions } from './http/oauthProvider.ts';

@@ -21,5 +21,6 @@ test('the public API is exactly this', () => {
     'UnsupportedProtocolVersionError',
     'UrlElicitationRequiredError',
     'createOAuthProvider',
+    'explainConnectionFailure',
   ]);
 });

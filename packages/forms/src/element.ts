@@ -10,7 +10,7 @@ import {
 
 import { MESSAGE_ID, fieldTemplate, focusTargetId } from './fieldTemplates.ts';
 import { contentOf, type RawValue } from './fieldValues.ts';
-import { formModel, labelOf, validate, type FormModel } from './formModel.ts';
+import { formModel, labelOf, problemSentence, validate, type FormModel } from './formModel.ts';
 import { elicitationStyles } from './styles.ts';
 import { ANSWER_EVENT, type ElicitRequestParams } from './types.ts';
 import { urlView } from './urlView.ts';
@@ -144,8 +144,7 @@ export class ParleyElicitationElement extends LitElement {
     const problems = form.fields.flatMap((field) => {
       const error = form.errors.get(field.name);
       if (error === undefined) return [];
-      const label = labelOf(field, form.fields);
-      return [label === undefined ? error : `${label}: ${error}`];
+      return [problemSentence(labelOf(field, form.fields), error)];
     });
     if (problems.length === 0 && form.notice === undefined) return nothing;
     return html`${form.notice === undefined ? nothing : html`<p>${form.notice}</p>`}

@@ -38,3 +38,26 @@ function range(
   if (max !== undefined) return `at most ${max}${unit(max)}`;
   return undefined;
 }
+
+/**
+ * A note that spells out how a date is written on the wire — `(YYYY-MM-DD)`, `ISO 8601`,
+ * `YYYY-MM-DDThh:mm:ssZ` — for whoever types it as text, such as a terminal's prompt.
+ */
+const WIRE_DATE_NOTE =
+  /\s*\([^()]*(?:YYYY-MM-DD|ISO[ -]?8601|RFC[ -]?3339)[^()]*\)|\s*\bYYYY-MM-DD[\w:+.-]*/gi;
+
+/**
+ * The field's description as the form shows it. A date or date-time field is a date picker
+ * that shows the date in the person's own locale (`08/01/2026` in the US) and writes the wire
+ * format itself, so a note saying how to type it (`YYYY-MM-DD`) would contradict what the
+ * person sees: it is left out. `undefined` when nothing is left to say.
+ */
+export function fieldDescription(field: FieldDescriptor): string | undefined {
+  const { description } = field;
+  if (description === undefined) return undefined;
+  const picker =
+    field.kind === 'string' && (field.format === 'date' || field.format === 'date-time');
+  if (!picker) return description;
+  const shown = description.replace(WIRE_DATE_NOTE, '').trim();
+  return shown === '' ? undefined : shown;
+}

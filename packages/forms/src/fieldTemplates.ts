@@ -2,8 +2,9 @@ import type { FieldDescriptor } from '@parley/schema';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 
-import { fieldHint } from './fieldHint.ts';
-import type { RawValue } from './fieldValues.ts';
+import { fieldDescription, fieldHint } from './fieldHint.ts';
+import { NO, YES, type RawValue } from './fieldValues.ts';
+import { problemSentence } from './formModel.ts';
 
 /** A single choice with more options than this is a `<select>`; with fewer, radio buttons. */
 export const RADIO_LIMIT = 5;
@@ -23,12 +24,39 @@ export interface FieldView {
   onRaw: (raw: RawValue, badInput?: boolean) => void;
 }
 
+/** A choice as a radio button or an `<option>` shows it. */
+interface Choice {
+  value: string;
+  title: string;
+}
+
+/**
+ * A yes/no question's answers: two radio buttons, so that nothing is chosen until the person
+ * chooses (a checkbox is always ticked or not, and unticked would answer "no" for them).
+ */
+const YES_NO: readonly Choice[] = [
+  { value: YES, title: 'Yes' },
+  { value: NO, title: 'No' },
+];
+
+/** The choices a field's radio buttons offer, before the optional "No answer". */
+function choicesOf(field: FieldDescriptor): readonly Choice[] {
+  return field.kind === 'boolean' ? YES_NO : (field.options ?? []);
+}
+
+/** Radio buttons, rather than a `<select>` or checkboxes: a yes/no or a short single choice. */
+function isRadioGroup(field: FieldDescriptor): boolean {
+  return (
+    field.kind === 'boolean' ||
+    (field.kind === 'single-select' && (field.options ?? []).length <= RADIO_LIMIT)
+  );
+}
+
 /** The id of the control that takes focus for the field (a group's first or chosen option). */
 export function focusTargetId(view: Pick<FieldView, 'field' | 'id' | 'raw'>): string {
   const { field, id, raw } = view;
-  const options = field.options ?? [];
-  if (field.kind === 'single-select' && options.length <= RADIO_LIMIT) {
-    const chosen = options.findIndex((option) => option.value === raw);
+  if (isRadioGroup(field)) {
+    const chosen = choicesOf(field).findIndex((option) => option.value === raw);
     return `${id}-option-${Math.max(chosen, 0)}`;
   }
   return field.kind === 'multi-select' ? `${id}-option-0` : id;
@@ -36,12 +64,11 @@ export function focusTargetId(view: Pick<FieldView, 'field' | 'id' | 'raw'>): st
 
 export function fieldTemplate(view: FieldView): TemplateResult {
   switch (view.field.kind) {
-    case 'boolean':
-      return checkboxField(view);
     case 'multi-select':
       return checkboxGroup(view);
+    case 'boolean':
     case 'single-select':
-      return (view.field.options ?? []).length > RADIO_LIMIT ? selectField(view) : radioGroup(view);
+      return isRadioGroup(view.field) ? radioGroup(view) : selectField(view);
     case 'number':
     case 'integer':
     case 'string':
@@ -52,7 +79,7 @@ export function fieldTemplate(view: FieldView): TemplateResult {
 /** The ids `aria-describedby` lists: the description, the limits, then the error. */
 function describedBy(view: FieldView): string | undefined {
   const ids = [
-    view.field.description === undefined ? undefined : `${view.id}-description`,
+    fieldDescription(view.field) === undefined ? undefined : `${view.id}-description`,
     fieldHint(view.field) === undefined ? undefined : `${view.id}-hint`,
     view.error === undefined ? undefined : `${view.id}-error`,
   ].filter((id) => id !== undefined);
@@ -83,11 +110,12 @@ function controlLabel(view: FieldView): TemplateResult {
 
 function notes(view: FieldView): TemplateResult {
   const hint = fieldHint(view.field);
+  const description = fieldDescription(view.field);
   return html`${
-    view.field.description === undefined
+    description === undefined
       ? nothing
       : html`<p id="${view.id}-description" class="description" part="description">
-          ${view.field.description}
+          ${description}
         </p>`
   }${
     hint === undefined
@@ -99,7 +127,9 @@ function notes(view: FieldView): TemplateResult {
 function errorText(view: FieldView): TemplateResult | typeof nothing {
   return view.error === undefined
     ? nothing
-    : html`<p id="${view.id}-error" class="field-error" part="field-error">${view.error}</p>`;
+    : html`<p id="${view.id}-error" class="field-error" part="field-error">
+        ${problemSentence(view.label, view.error)}
+      </p>`;
 }
 
 function inputType(field: FieldDescriptor): string {
@@ -153,26 +183,6 @@ function stepOf(field: FieldDescriptor): string | undefined {
   return field.format === 'date-time' ? '1' : undefined;
 }
 
-// No required mark: a checkbox always answers (unchecked is false), and `required` on one
-// would tell assistive tech it must be ticked, which the schema cannot ask for.
-function checkboxField(view: FieldView): TemplateResult {
-  const { id } = view;
-  return html`<div class="field checkbox-field" part="field">
-    <input
-      id=${id}
-      part="control"
-      type="checkbox"
-      .checked=${view.raw === true}
-      aria-labelledby=${ifDefined(view.label === undefined ? MESSAGE_ID : undefined)}
-      aria-describedby=${ifDefined(describedBy(view))}
-      aria-invalid=${ifDefined(invalid(view))}
-      @change=${(event: Event) => view.onRaw((event.target as HTMLInputElement).checked)}
-    />
-    ${view.label === undefined ? nothing : html`<label for=${id} part="label">${view.label}</label>`}
-    ${notes(view)} ${errorText(view)}
-  </div>`;
-}
-
 function selectField(view: FieldView): TemplateResult {
   const { field, id } = view;
   const options = field.options ?? [];
@@ -208,12 +218,12 @@ function groupLegend(view: FieldView): TemplateResult | typeof nothing {
 }
 
 /** The last radio of an optional group: a chosen radio cannot be unchosen otherwise. */
-const NO_ANSWER = { value: '', title: 'No answer' };
+const NO_ANSWER: Choice = { value: '', title: 'No answer' };
 
 function radioGroup(view: FieldView): TemplateResult {
   const { field, id } = view;
   const chosen = typeof view.raw === 'string' ? view.raw : '';
-  const options = [...(field.options ?? []), ...(field.required ? [] : [NO_ANSWER])];
+  const options = [...choicesOf(field), ...(field.required ? [] : [NO_ANSWER])];
   return html`<fieldset
     class="field group"
     part="field group"

@@ -5,18 +5,26 @@ import { fromLocalDateTime, toLocalDateTime } from './dateTime.ts';
 
 /**
  * What a control holds, before it becomes an answer: the text of a text, number or date input
- * (`''` when empty), a checkbox's state, a single choice's value (`''` for none), the chosen
- * values of a checkbox group. Kept as typed so that "left empty" stays distinguishable from a
- * value, and a number is parsed once, on its way out.
+ * (`''` when empty), a single choice's value (`''` for none; a yes/no question's is `'true'` or
+ * `'false'`), the chosen values of a checkbox group. Kept as typed so that "left empty" stays
+ * distinguishable from a value, and a number is parsed once, on its way out.
  */
-export type RawValue = string | boolean | string[];
+export type RawValue = string | string[];
 
-/** The control's starting state: the schema's `default` when it has one. */
+/** A yes/no question's two answers, as its radio buttons hold them. */
+export const YES = 'true';
+export const NO = 'false';
+
+/**
+ * The control's starting state: the schema's `default` when it has one, else nothing chosen or
+ * typed. Never a guess: a yes/no question without a default starts unanswered, so that the
+ * person answers it rather than the form (an unticked box would have sent `false`).
+ */
 export function initialRaw(field: FieldDescriptor): RawValue {
   const given = field.default;
   switch (field.kind) {
     case 'boolean':
-      return typeof given === 'boolean' ? given : false;
+      return typeof given === 'boolean' ? String(given) : '';
     case 'multi-select':
       return Array.isArray(given) ? [...given] : [];
     case 'number':
@@ -43,8 +51,9 @@ export function wireValue(
 ): ElicitContentValue | typeof UNREADABLE_NUMBER | undefined {
   switch (field.kind) {
     case 'boolean':
-      // A checkbox always has an answer: unchecked is false.
-      return raw === true;
+      // Only what the person chose (or the default, untouched): unanswered is left out.
+      if (raw === YES) return true;
+      return raw === NO ? false : undefined;
     case 'multi-select': {
       const chosen = Array.isArray(raw) ? raw : [];
       // In the schema's order, whatever order they were ticked in.

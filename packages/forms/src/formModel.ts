@@ -79,3 +79,14 @@ export function labelOf(
 ): string | undefined {
   return fieldLabel(field) ?? (fields.length === 1 ? undefined : field.name);
 }
+
+/**
+ * A field's problem as a sentence about it, as the CLI says it: "Approve is required.",
+ * "Date: expected a date …". Unlabelled (the scalar wrapper, which the question labels), it is
+ * "This answer is required.".
+ */
+export function problemSentence(label: string | undefined, reason: string): string {
+  const subject = label ?? 'This answer';
+  const sentence = /^(is|must) /.test(reason) ? `${subject} ${reason}` : `${subject}: ${reason}`;
+  return /[.?!]$/.test(sentence) ? sentence : `${sentence}.`;
+}

@@ -46,14 +46,6 @@ export const elicitationStyles: CSSResult = css`
     font-weight: 600;
     padding: 0;
   }
-  .checkbox-field {
-    grid-template-columns: auto 1fr;
-    align-items: center;
-    column-gap: 0.5rem;
-  }
-  .checkbox-field > :not(input):not(label) {
-    grid-column: 1 / -1;
-  }
   .required {
     color: var(--_error);
     margin-inline-start: 0.25em;

@@ -115,7 +115,7 @@ describe('a server’s re-ask', () => {
     const guests = page.getByLabel('Guests');
     expect(await guests.getAttribute('aria-invalid')).toBe('true');
     expect(await describedText(guests)).toContain('must be at most 8, got 9');
-    expect(await summaryText(page)).toContain('Guests: must be at most 8, got 9');
+    expect(await summaryText(page)).toContain('Guests must be at most 8, got 9.');
     await guests.fill('4');
     expect(await guests.getAttribute('aria-invalid')).toBeNull();
   });
@@ -163,9 +163,9 @@ test('keyboard only: Tab through, type, Space and arrows to choose, Enter to sen
   await page.keyboard.press('Tab');
   expect(await focusedId(page)).toBe('field-0');
   await page.keyboard.type('Ada');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Space'); // terrace
-  await page.keyboard.press('Tab'); // the radio group
+  await page.keyboard.press('Tab'); // terrace: on "No answer", chosen until the person chooses
+  await page.keyboard.press('ArrowDown'); // → Yes (arrows wrap round)
+  await page.keyboard.press('Tab'); // the seating radio group
   await page.keyboard.press('ArrowDown'); // → outside (arrows move and check)
   await page.keyboard.press('Tab'); // diet: vegan
   await page.keyboard.press('Tab'); // diet: nuts

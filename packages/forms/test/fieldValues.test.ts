@@ -55,8 +55,11 @@ describe('the answer a control gives', () => {
     ).toBe('is required');
   });
 
-  test('a checkbox always answers; a multi-select keeps the schema order', () => {
-    expect(wireValue(field({ type: 'boolean' }), false)).toBe(false);
+  test('a yes/no answers only what was chosen; a multi-select keeps the schema order', () => {
+    const yesNo = field({ type: 'boolean' });
+    expect(wireValue(yesNo, 'false')).toBe(false);
+    expect(wireValue(yesNo, 'true')).toBe(true);
+    expect(wireValue(yesNo, '')).toBeUndefined();
     const tags = field({ type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } });
     expect(wireValue(tags, ['c', 'a'])).toEqual(['a', 'c']);
     expect(wireValue(tags, [])).toBeUndefined();
@@ -80,7 +83,16 @@ describe('the answer a control gives', () => {
       },
     });
     const raw = new Map(fields.map((f) => [f.name, initialRaw(f)]));
-    expect(contentOf(fields, raw)).toStrictEqual({ a: 1.5, c: false });
-    expect(Object.keys(contentOf(fields, new Map([...raw, ['b', 'x']])))).toEqual(['b', 'a', 'c']);
+    // The untouched yes/no (no default) is left out, not sent as false.
+    expect(contentOf(fields, raw)).toStrictEqual({ a: 1.5 });
+    expect(contentOf(fields, new Map([...raw, ['c', 'false']]))).toStrictEqual({
+      a: 1.5,
+      c: false,
+    });
+    expect(Object.keys(contentOf(fields, new Map([...raw, ['b', 'x'], ['c', 'true']])))).toEqual([
+      'b',
+      'a',
+      'c',
+    ]);
   });
 });

@@ -43,7 +43,10 @@ describe('filled and sent', () => {
     await page.getByLabel('Budget').fill('12.5');
     await page.getByLabel('Dish').selectOption('curry');
     await page.getByRole('checkbox', { name: 'No gluten' }).check();
-    await page.getByRole('checkbox', { name: 'High chair' }).check();
+    await page
+      .getByRole('radiogroup', { name: 'High chair' })
+      .getByRole('radio', { name: 'Yes', exact: true })
+      .check();
     await page.getByRole('button', { name: 'Accept' }).click();
     const answer = await result(page);
     expect(answer).toStrictEqual({
@@ -81,7 +84,7 @@ describe('filled and sent', () => {
     expect(problemsOf(page)).toEqual([]);
   });
 
-  test('only what is needed: defaults sent as given, unchecked boxes false', async () => {
+  test('only what is needed: defaults sent as given, an unanswered yes/no left out', async () => {
     const page = await harness.newPage();
     await render(page, everyKind);
     await fillRequired(page);
@@ -95,7 +98,6 @@ describe('filled and sent', () => {
         day: '2026-08-01',
         guests: 7,
         terrace: true,
-        highchair: false,
         seating: 'outside',
         diet: ['vegan'],
       },
@@ -221,8 +223,8 @@ describe('refused with the server’s words, corrected and sent', () => {
     }
     const summary = await summaryText(page);
     expect(summary).toContain('8 answers need fixing:');
-    expect(summary).toContain('Name: must be at least 2 characters long, got 1');
-    expect(summary).toContain('Seating: is required');
+    expect(summary).toContain('Name must be at least 2 characters long, got 1.');
+    expect(summary).toContain('Seating is required.');
     expect(await settled(page)).toBe(false);
     expect(await focusedId(page)).toBe(
       await page.getByLabel('Name', { exact: true }).getAttribute('id'),
@@ -254,7 +256,6 @@ describe('refused with the server’s words, corrected and sent', () => {
         guests: 3,
         budget: 0,
         terrace: true,
-        highchair: false,
         seating: 'inside',
         diet: ['vegan', 'gluten'],
       },

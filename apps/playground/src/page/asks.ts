@@ -9,6 +9,7 @@ import type {
 } from '@parley/client';
 import { renderElicitation } from '@parley/forms';
 
+import { bringToPerson } from './askView.ts';
 import { h, uniqueId } from './dom.ts';
 
 /**
@@ -20,12 +21,19 @@ import { h, uniqueId } from './dom.ts';
 /** What the person was asked for, for the panel's heading. */
 function heading(kind: string, ctx: InputContext): string {
   const call = ctx.call === undefined ? '' : ` · ${ctx.call.name}`;
-  const round = ctx.round > 0 ? ` · round ${ctx.round}` : '';
+  // Rounds are the modern era's: a handshake-era call asks as it goes.
+  const round = ctx.era === 'modern' && ctx.round > 0 ? ` · round ${ctx.round}` : '';
   return `${kind}${call}${round}`;
 }
 
-/** A panel in `region` for one ask, removed when the ask is over. */
-function panel(region: HTMLElement, title: string): { body: HTMLElement; done(): void } {
+/**
+ * A panel in `region` for one ask, removed when the ask is over; `show()` once its content is
+ * in brings it to the person (askView.ts).
+ */
+function panel(
+  region: HTMLElement,
+  title: string,
+): { body: HTMLElement; show(): void; done(): void } {
   const titleId = uniqueId('ask-title');
   const body = h('div', { class: 'ask-body' });
   const section = h(
@@ -36,9 +44,9 @@ function panel(region: HTMLElement, title: string): { body: HTMLElement; done():
   );
   region.append(section);
   region.closest<HTMLElement>('[data-asks]')?.removeAttribute('hidden');
-  section.scrollIntoView({ block: 'nearest' });
   return {
     body,
+    show: () => void bringToPerson(region, section),
     done() {
       section.remove();
       if (region.childElementCount === 0) {
@@ -55,9 +63,11 @@ export async function askElicitation(
   ctx: InputContext,
 ): Promise<ElicitResult> {
   const mode = params.mode === 'url' ? 'Open a page' : 'Question';
-  const { body, done } = panel(region, heading(mode, ctx));
+  const { body, show, done } = panel(region, heading(mode, ctx));
   try {
-    return await renderElicitation(body, params, { signal: ctx.signal });
+    const answer = renderElicitation(body, params, { signal: ctx.signal });
+    show();
+    return await answer;
   } finally {
     done();
   }
@@ -92,7 +102,7 @@ export function askSampling(
   params: CreateMessageParams,
   ctx: InputContext,
 ): Promise<string> {
-  const { body, done } = panel(region, heading('Sampling', ctx));
+  const { body, show, done } = panel(region, heading('Sampling', ctx));
   const replyId = uniqueId('reply');
   const reply = h('textarea', { id: replyId, rows: '4', required: true });
   const form = h(
@@ -100,13 +110,24 @@ export function askSampling(
     { class: 'sampling' },
     h('p', {}, 'The server asks your model to reply to these messages. You are the model.'),
     params.systemPrompt !== undefined
-      ? h('p', { class: 'system' }, h('strong', {}, 'System: '), params.systemPrompt)
+      ? h(
+          'p',
+          { class: 'system' },
+          h('strong', {}, 'System: '),
+          h('span', { class: 'message-text' }, params.systemPrompt),
+        )
       : null,
     h(
       'ol',
       { class: 'messages' },
       ...messages.map((message) =>
-        h('li', {}, h('strong', {}, `${message.role}: `), h('span', {}, messageText(message))),
+        h(
+          'li',
+          {},
+          h('strong', {}, `${message.role}: `),
+          // Its line breaks kept (`white-space: pre-wrap`): a prompt's lines are part of it.
+          h('span', { class: 'message-text' }, messageText(message)),
+        ),
       ),
     ),
     h('label', { for: replyId }, 'Reply'),
@@ -119,7 +140,7 @@ export function askSampling(
     ),
   );
   body.append(form);
-  reply.focus();
+  show();
   return new Promise<string>((resolve, reject) => {
     const finish = (settle: () => void) => {
       ctx.signal.removeEventListener('abort', onAbort);
@@ -145,7 +166,7 @@ export function askSampling(
 export function createRootsEditor(region: HTMLElement): (ctx: InputContext) => Promise<Root[]> {
   let roots: Root[] = [];
   return (ctx) => {
-    const { body, done } = panel(region, heading('Roots', ctx));
+    const { body, show, done } = panel(region, heading('Roots', ctx));
     const draft = roots.map((root) => ({ ...root }));
     const list = h('ul', { class: 'roots' });
     const render = () => {
@@ -212,7 +233,7 @@ export function createRootsEditor(region: HTMLElement): (ctx: InputContext) => P
     );
     render();
     body.append(form);
-    uri.focus();
+    show();
     return new Promise<Root[]>((resolve, reject) => {
       const onAbort = () => {
         done();

@@ -1,4 +1,11 @@
-import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from '@parley/client';
+import type {
+  Client,
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  TaskHandle,
+  Tool,
+} from '@parley/client';
 
 import { fieldsOfSchema, type FieldSpec } from './argumentsForm.ts';
 import { byId, describeError, h, uniqueId } from './dom.ts';
@@ -15,9 +22,23 @@ export interface Choice {
   method: 'tools/call' | 'prompts/get' | 'resources/read';
   /** The tool or prompt name, or the resource URI (template). */
   label: string;
+  /** What the list shows first when there is one (a resource's title, else its name). */
+  title?: string;
   description?: string;
   fields: FieldSpec[];
-  run(client: Client, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome>;
+  /** Runs it; `onTask` hears of a tool call that became a task. */
+  run(
+    client: Client,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    onTask?: (task: TaskHandle) => void,
+  ): Promise<CallOutcome>;
+}
+
+/** A resource's (or template's) title, else its name: what a person knows it by. */
+function titleOf(resource: { title?: string | undefined; name?: string }): { title?: string } {
+  const title = resource.title ?? resource.name;
+  return title === undefined || title === '' ? {} : { title };
 }
 
 export interface Catalogue {
@@ -34,9 +55,12 @@ function toolChoice(tool: Tool): Choice {
     label: tool.name,
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     fields: fieldsOfSchema(tool.inputSchema as Record<string, unknown>),
-    run: async (client, args, signal) => ({
+    run: async (client, args, signal, onTask) => ({
       kind: 'tool',
-      result: await client.callTool(tool.name, args, { signal }),
+      result: await client.callTool(tool.name, args, {
+        signal,
+        ...(onTask === undefined ? {} : { onTask }),
+      }),
     }),
   };
 }
@@ -67,6 +91,7 @@ function resourceChoice(resource: Resource): Choice {
     kind: 'resources',
     method: 'resources/read',
     label: resource.uri,
+    ...titleOf(resource),
     ...(resource.description !== undefined ? { description: resource.description } : {}),
     fields: [],
     run: async (client, _args, signal) => ({
@@ -88,6 +113,7 @@ function templateChoice(template: ResourceTemplateType): Choice {
     kind: 'resources',
     method: 'resources/read',
     label: uriTemplate,
+    ...titleOf(template),
     ...(template.description !== undefined ? { description: template.description } : {}),
     fields: templateVariables(uriTemplate).map((name) => ({
       name,
@@ -153,13 +179,15 @@ export function renderCatalogue(catalogue: Catalogue, choose: (choice: Choice) =
             'aria-pressed': 'false',
             'aria-describedby': choice.description !== undefined ? descriptionId : undefined,
           },
-          choice.label,
+          choice.title ?? choice.label,
         );
         button.addEventListener('click', () => choose(choice));
         return h(
           'li',
           {},
           button,
+          // A titled resource: its URI second, what a call reads.
+          choice.title === undefined ? null : h('code', { class: 'uri' }, choice.label),
           choice.description !== undefined
             ? h('span', { class: 'description', id: descriptionId }, choice.description)
             : null,

@@ -5,6 +5,7 @@ import { answerThroughApp } from './appHost.ts';
 import { createArgumentsForm, type ArgumentsForm } from './argumentsForm.ts';
 import { askElicitation, askSampling, createRootsEditor } from './asks.ts';
 import { catalogueOf, renderCatalogue, type Choice } from './catalogue.ts';
+import { connectionProblem } from './connectionError.ts';
 import { byId, describeError, h } from './dom.ts';
 import { MCP_APPS_EXTENSION } from './routes.ts';
 import { createTimeline, type CallEntry } from './timeline.ts';
@@ -117,7 +118,7 @@ function clientOptions(mode: ClientMode): ClientOptions {
     clientInfo: { name: 'parley-playground', version: '0.0.0' },
     // The forwarder serves only requests that carry it: no link can.
     headers: { [FORWARDER_HEADER]: FORWARDER_HEADER_VALUE },
-    onRound: (event) => running?.entry.round(event),
+    onRound: (event) => timeline.round(event),
   };
   // A host that draws MCP Apps and cannot ask: the UI extension, and nothing else.
   if (asAppHost.checked) return { ...base, tasks: false, extensions: MCP_APPS_EXTENSION };
@@ -150,7 +151,7 @@ async function connect(): Promise<void> {
   } catch (error) {
     connectButton.disabled = false;
     connectionStatus.textContent = 'Not connected.';
-    showError(`Could not connect to ${target}: ${describeError(error)}`);
+    showError(connectionProblem(error, target));
     await next.close().catch(() => {});
     return;
   }
@@ -195,7 +196,7 @@ async function run(): Promise<void> {
   // The client this call runs on, even if the page disconnects meanwhile.
   const connected = client;
   try {
-    const outcome = await choice.run(connected, args, abort.signal);
+    const outcome = await choice.run(connected, args, abort.signal, (task) => entry.task(task));
     entry.finish(
       outcome.kind === 'tool'
         ? {

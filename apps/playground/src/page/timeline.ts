@@ -4,11 +4,13 @@ import type {
   InputResponses,
   ReadResourceResult,
   RoundEvent,
+  TaskHandle,
   ToolCallResult,
 } from '@parley/client';
 
 import { describeError, h, pretty } from './dom.ts';
 import { argumentsNeededOf, routeLabel, type RoundRoute } from './routes.ts';
+import { followTask, type TaskProgress } from './taskProgress.ts';
 
 /**
  * The timeline: one entry per call, with each round the server asked (the questions and the
@@ -32,6 +34,8 @@ export type CallOutcome =
 export interface CallEntry {
   /** A round answered: through the client's handlers (default), or as Parley's App. */
   round(event: RoundEvent, route?: RoundRoute): void;
+  /** The call became a task: its progress, as it comes. */
+  task(task: TaskHandle): void;
   finish(outcome: CallOutcome): void;
   fail(error: unknown): void;
 }
@@ -41,8 +45,10 @@ function routeBadge(label: string | undefined): Node | null {
   return label === undefined ? null : h('span', { class: 'route' }, `route: ${label}`);
 }
 
-function describeAsk(request: InputRequests[string], route: RoundRoute): Node {
-  return h('span', {}, askText(request), ' ', routeBadge(routeLabel(request, route)));
+function describeAsk(request: InputRequests[string], route: RoundRoute, labelled: boolean): Node {
+  // An ask labelled by its message is not said twice.
+  const text = labelled ? null : askText(request);
+  return h('span', {}, text, text === null ? null : ' ', routeBadge(routeLabel(request, route)));
 }
 
 function askText(request: InputRequests[string]): Node {
@@ -63,15 +69,36 @@ function askText(request: InputRequests[string]): Node {
   }
 }
 
+/**
+ * What an ask is called on the timeline: its key. A handshake-era ask has none on the wire (the
+ * server sends `elicitation/create` with only a JSON-RPC id, a counter that runs on across
+ * calls), so there it is called by what it asks.
+ */
+function askLabel(event: RoundEvent, key: string): string {
+  if (event.era !== 'handshake') return key;
+  const request = event.asked[key]!;
+  switch (request.method) {
+    case 'elicitation/create':
+      return request.params.message;
+    case 'sampling/createMessage':
+      return 'Sampling';
+    case 'roots/list':
+      return 'Roots';
+  }
+}
+
 function keyedList(
   keys: string[],
+  label: (key: string) => string,
   describe: (key: string) => Node,
   className: string,
 ): HTMLUListElement {
   return h(
     'ul',
     { class: className },
-    ...keys.map((key) => h('li', {}, h('code', { class: 'key' }, key), ' ', describe(key))),
+    ...keys.map((key) =>
+      h('li', { 'data-key': key }, h('code', { class: 'key' }, label(key)), ' ', describe(key)),
+    ),
   );
 }
 
@@ -188,91 +215,134 @@ function outcomeView(outcome: CallOutcome): Node[] {
   }
 }
 
-/** The timeline in `list`: `start()` adds a call to it. */
-export function createTimeline(list: HTMLOListElement): { start(call: CallStart): CallEntry } {
+/** What the page keeps of its timeline. */
+export interface Timeline {
+  /** Adds a call to the timeline. */
+  start(call: CallStart): CallEntry;
+  /**
+   * A round the client reported, on the entry of the call it belongs to: the latest (the page
+   * runs one call at a time), even when the call settled before the client reported its last
+   * round (a task that completes as soon as its last answer is in).
+   */
+  round(event: RoundEvent): void;
+}
+
+/** The timeline in `list`. */
+export function createTimeline(list: HTMLOListElement): Timeline {
+  let latest: CallEntry | undefined;
   return {
+    round: (event) => latest?.round(event),
     start(call) {
-      const rounds = h('ol', { class: 'rounds', 'aria-label': 'Rounds' });
-      const status = h('p', { class: 'status', role: 'status' }, 'Running…');
-      const entry = h(
-        'li',
-        { class: 'call', 'data-state': 'running' },
+      latest = entryFor(list, call);
+      return latest;
+    },
+  };
+}
+
+/** "Result after 2 rounds"; a handshake-era call asked questions, not rounds. */
+function roundsTitle(count: number, era: string): string {
+  const unit = era === 'handshake' ? 'question' : 'round';
+  return `Result after ${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+function entryFor(list: HTMLOListElement, call: CallStart): CallEntry {
+  const rounds = h('ol', { class: 'rounds', 'aria-label': 'Rounds' });
+  const status = h('p', { class: 'status', role: 'status' }, 'Running…');
+  const entry = h(
+    'li',
+    { class: 'call', 'data-state': 'running' },
+    h(
+      'h3',
+      {},
+      h('code', {}, call.method),
+      ' ',
+      call.name,
+      h('span', { class: 'era' }, ` · ${call.era} era (${call.protocolVersion})`),
+    ),
+    call.args !== undefined && Object.keys(call.args).length > 0
+      ? h('p', { class: 'args' }, 'Arguments: ', h('code', {}, JSON.stringify(call.args)))
+      : null,
+    rounds,
+    status,
+  );
+  list.prepend(entry);
+  let task: TaskProgress | undefined;
+  let resultTitle: HTMLElement | undefined;
+  const end = (state: 'done' | 'failed', title: string, ...body: Node[]) => {
+    entry.dataset.state = state;
+    task?.end();
+    status.remove();
+    resultTitle = h('h4', {}, title);
+    entry.append(
+      h(
+        'div',
+        {
+          class: state === 'done' ? 'result' : 'result failed',
+          role: state === 'failed' ? 'alert' : undefined,
+        },
+        resultTitle,
+        ...body,
+      ),
+    );
+  };
+  return {
+    task(handle) {
+      task = followTask(handle, status);
+      rounds.before(task.element);
+    },
+    round(event, route = 'elicitation') {
+      const keys = Object.keys(event.asked);
+      const bytes = stateBytes(event.requestState);
+      const label = (key: string) => askLabel(event, key);
+      const handshake = event.era === 'handshake';
+      // Reported after the call settled: the result's count follows.
+      if (resultTitle !== undefined && entry.dataset.state === 'done') {
+        resultTitle.textContent = roundsTitle(rounds.childElementCount + 1, call.era);
+      }
+      rounds.append(
         h(
-          'h3',
-          {},
-          h('code', {}, call.method),
-          ' ',
-          call.name,
-          h('span', { class: 'era' }, ` · ${call.era} era (${call.protocolVersion})`),
-        ),
-        call.args !== undefined && Object.keys(call.args).length > 0
-          ? h('p', { class: 'args' }, 'Arguments: ', h('code', {}, JSON.stringify(call.args)))
-          : null,
-        rounds,
-        status,
-      );
-      list.prepend(entry);
-      const end = (state: 'done' | 'failed', title: string, ...body: Node[]) => {
-        entry.dataset.state = state;
-        status.remove();
-        entry.append(
-          h(
-            'div',
-            {
-              class: state === 'done' ? 'result' : 'result failed',
-              role: state === 'failed' ? 'alert' : undefined,
-            },
-            h('h4', {}, title),
-            ...body,
-          ),
-        );
-      };
-      return {
-        round(event, route = 'elicitation') {
-          const keys = Object.keys(event.asked);
-          const bytes = stateBytes(event.requestState);
-          rounds.append(
-            h(
-              'li',
-              {
-                class: 'round',
-                'data-round': String(event.round),
-                'data-state-bytes': String(bytes),
-              },
-              h(
+          'li',
+          {
+            class: 'round',
+            'data-round': String(event.round),
+            'data-state-bytes': String(bytes),
+          },
+          // Rounds, and their limit, are the modern era's: a handshake-era call asks as it
+          // goes, each question one more of the call's.
+          handshake
+            ? h('h4', {}, `Question ${event.round}`)
+            : h(
                 'h4',
                 {},
                 `Round ${event.round}`,
                 h('span', { class: 'of' }, ` of at most ${event.maxRounds}`),
               ),
-              h('p', { class: 'label' }, 'Asked'),
-              keyedList(keys, (key) => describeAsk(event.asked[key]!, route), 'asked'),
-              h('p', { class: 'label' }, 'Answered'),
-              keyedList(keys, (key) => answerText(event.answered[key]), 'answered'),
-              h(
-                'p',
-                { class: 'state' },
-                event.requestState !== undefined
-                  ? `State: ${bytes} bytes (sealed by the server, echoed back unchanged)`
-                  : event.era === 'handshake'
-                    ? 'State: none (handshake era: the call stays open while it asks)'
-                    : 'State: none',
-              ),
-            ),
-          );
-        },
-        finish(outcome) {
-          const count = rounds.childElementCount;
-          end(
-            'done',
-            `Result after ${count} round${count === 1 ? '' : 's'}`,
-            ...outcomeView(outcome),
-          );
-        },
-        fail(error) {
-          end('failed', 'Error', h('p', { class: 'error-text' }, describeError(error)));
-        },
-      };
+          h('p', { class: 'label' }, 'Asked'),
+          keyedList(
+            keys,
+            label,
+            (key) => describeAsk(event.asked[key]!, route, handshake),
+            'asked',
+          ),
+          h('p', { class: 'label' }, 'Answered'),
+          keyedList(keys, label, (key) => answerText(event.answered[key]), 'answered'),
+          h(
+            'p',
+            { class: 'state' },
+            event.requestState !== undefined
+              ? `State: ${bytes} bytes (sealed by the server, echoed back unchanged)`
+              : event.era === 'handshake'
+                ? 'State: none (handshake era: the call stays open while it asks)'
+                : 'State: none',
+          ),
+        ),
+      );
+    },
+    finish(outcome) {
+      end('done', roundsTitle(rounds.childElementCount, call.era), ...outcomeView(outcome));
+    },
+    fail(error) {
+      end('failed', 'Error', h('p', { class: 'error-text' }, describeError(error)));
     },
   };
 }
