@@ -8,6 +8,8 @@ import { fastmcpPython, findPython } from './pythonPeer.ts';
 
 const base = findPython('FastMCP peer suite');
 const main = fileURLToPath(new URL('./parleyServerMain.ts', import.meta.url));
+/** The Parley server as FastMCP's stdio transport starts it: a real Node process, from source. */
+const stdioArgs = ['--conditions=@parley/source', '--import', 'tsx', main];
 
 const cases = [
   ['http', 'handshake'],
@@ -19,45 +21,39 @@ const cases = [
 describe.skipIf(base === undefined)(
   "FastMCP 4.0.10's Python client against a Parley server",
   () => {
-    let python: string;
-    let url: string;
     let closeHttp: (() => Promise<void>) | undefined;
+    const clients = new Map<string, FastmcpClient>();
 
     beforeAll(async () => {
-      python = await fastmcpPython(base!);
+      // The first run on a machine installs FastMCP into the venv (pythonPeer.ts).
+      const python = await fastmcpPython(base!);
       const running = await createPeerServer().run({
         transport: 'http',
         host: '127.0.0.1',
         port: 0,
       });
-      url = running.url!;
       closeHttp = () => running.close();
+      // One FastMCP client process per transport and era, started side by side.
+      await Promise.all(
+        cases.map(async ([transport, era]) => {
+          const target =
+            transport === 'http' ? running.url! : { command: process.execPath, args: stdioArgs };
+          const mode = era === 'modern' ? '2026-07-28' : 'legacy';
+          clients.set(`${transport} ${era}`, await FastmcpClient.start(python, target, mode));
+        }),
+      );
     }, 20 * 60_000);
 
     afterAll(async () => {
+      await Promise.all([...clients.values()].map((client) => client.close()));
       await closeHttp?.();
     });
 
     describe.each(cases)('%s, %s era', (transport, era) => {
       let client: FastmcpClient;
 
-      beforeAll(async () => {
-        const target =
-          transport === 'http'
-            ? url
-            : {
-                command: process.execPath,
-                args: ['--conditions=@parley/source', '--import', 'tsx', main],
-              };
-        client = await FastmcpClient.start(
-          python,
-          target,
-          era === 'modern' ? '2026-07-28' : 'legacy',
-        );
-      }, 60_000);
-
-      afterAll(async () => {
-        await client?.close();
+      beforeAll(() => {
+        client = clients.get(`${transport} ${era}`)!;
       });
 
       test('connects in that era', () => {

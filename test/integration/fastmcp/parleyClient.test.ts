@@ -57,37 +57,41 @@ const cases = [
 ] as const;
 
 describe.skipIf(base === undefined)('Parley client against a FastMCP 4.0.10 server', () => {
-  let python: string;
   let http: RunningServer | undefined;
+  const clients = new Map<string, Client>();
 
   beforeAll(async () => {
     // The first run on a machine installs FastMCP into the venv (pythonPeer.ts).
-    python = await fastmcpPython(base!);
+    const python = await fastmcpPython(base!);
     http = await startHttpServer(python, [server, 'http']);
+    // One Python process for HTTP and one per stdio connection, started side by side.
+    await Promise.all(
+      cases.map(async ([transport, era]) => {
+        const target: ClientTarget =
+          transport === 'http' ? http!.url : { command: python, args: [server, 'stdio'] };
+        const client = new Client(target, {
+          mode: era,
+          clientInfo: { name: 'fastmcp-peer-tests', version: '1.0.0' },
+          elicitationHandler: handler,
+          samplingHandler: () => 'A TypeScript monorepo.',
+          roots: [{ uri: 'file:///home/me/project', name: 'project' }],
+        });
+        clients.set(`${transport} ${era}`, client);
+        await client.connect();
+      }),
+    );
   }, 20 * 60_000);
 
   afterAll(async () => {
+    await Promise.all([...clients.values()].map((client) => client.close()));
     await http?.close();
   });
 
   describe.each(cases)('%s, %s era', (transport, era) => {
     let client: Client;
 
-    beforeAll(async () => {
-      const target: ClientTarget =
-        transport === 'http' ? http!.url : { command: python, args: [server, 'stdio'] };
-      client = new Client(target, {
-        mode: era,
-        clientInfo: { name: 'fastmcp-peer-tests', version: '1.0.0' },
-        elicitationHandler: handler,
-        samplingHandler: () => 'A TypeScript monorepo.',
-        roots: [{ uri: 'file:///home/me/project', name: 'project' }],
-      });
-      await client.connect();
-    }, 60_000);
-
-    afterAll(async () => {
-      await client?.close();
+    beforeAll(() => {
+      client = clients.get(`${transport} ${era}`)!;
     });
 
     beforeEach(() => {
