@@ -6,7 +6,8 @@ import { FastmcpClient } from './fastmcpClient.ts';
 import { createPeerServer } from './parleyServer.ts';
 import { fastmcpPython, findPython } from './pythonPeer.ts';
 
-const base = findPython('FastMCP peer suite');
+// parleyClient.test.ts prints the line when the suite is skipped.
+const base = findPython('FastMCP peer suite', { quiet: true });
 const main = fileURLToPath(new URL('./parleyServerMain.ts', import.meta.url));
 /** The Parley server as FastMCP's stdio transport starts it: a real Node process, from source. */
 const stdioArgs = ['--conditions=@parley/source', '--import', 'tsx', main];

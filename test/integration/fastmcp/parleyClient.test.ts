@@ -43,10 +43,10 @@ function arrived(result: { content: readonly unknown[] }): unknown {
   return JSON.parse(text);
 }
 
-function schemaOf(index = 0): Record<string, unknown> {
+function schemaOf(index = 0): object {
   const params = asked[index];
   if (params === undefined || params.mode === 'url') throw new Error(`no form asked at ${index}`);
-  return params.requestedSchema as Record<string, unknown>;
+  return params.requestedSchema;
 }
 
 const cases = [

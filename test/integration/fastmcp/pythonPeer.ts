@@ -29,8 +29,11 @@ export interface BasePython {
   version: string;
 }
 
-/** The first Python 3.10+ that can make a virtual environment, or undefined (after one line). */
-export function findPython(suite: string): BasePython | undefined {
+/**
+ * The first Python 3.10+ that can make a virtual environment, or undefined. The suite's two files
+ * skip together; only the one that is not `quiet` says so, so a run prints one line.
+ */
+export function findPython(suite: string, { quiet = false } = {}): BasePython | undefined {
   const candidates = [
     process.env.PARLEY_PYTHON,
     'python3',
@@ -48,7 +51,7 @@ export function findPython(suite: string): BasePython | undefined {
     if (run.status === 0) return { command, version: run.stdout.trim() };
   }
   if (process.env.CI === 'true') throw new Error(`${suite} needs Python in CI; ${HOW}`);
-  console.warn(`${suite}: no Python 3.10+ with venv here, so it is skipped; ${HOW}`);
+  if (!quiet) console.warn(`${suite}: no Python 3.10+ with venv here, so it is skipped; ${HOW}`);
   return undefined;
 }
 

@@ -14,6 +14,7 @@ import enum
 import json
 import socket
 import sys
+import warnings
 from typing import Literal
 
 from asking import arrived, ask, guarded, is_modern
@@ -357,6 +358,8 @@ def main() -> None:
     # FastMCP logs each call it refuses, with a traceback; the tests refuse some on purpose and
     # assert on what the client gets. A crash of the process still prints its traceback.
     quiet = "CRITICAL"
+    # The SDK marks roots and sampling deprecated as of 2026-07-28; here they serve the handshake era.
+    warnings.filterwarnings("ignore", message=".*deprecated as of 2026-07-28")
     transport = sys.argv[1] if len(sys.argv) > 1 else "stdio"
     if transport == "stdio":
         mcp.run("stdio", show_banner=False, log_level=quiet)
