@@ -142,6 +142,13 @@ describe.skipIf(base === undefined)('Parley client against a FastMCP 4.0.10 serv
       expect(schemaOf()).toEqual({ type: 'object', properties: {} });
     });
 
+    test('approval only with response_type=None: FastMCP 4.0.10 refuses it before asking', async () => {
+      const result = await client.callTool('approve_with_none', {});
+      expect(result.isError).toBe(true);
+      expect(asked).toEqual([]);
+      expect(JSON.stringify(result.content)).toContain('ctx.elicit() requires a response_type.');
+    });
+
     test.each([
       ['set_priority', 'high'],
       ['set_priority_literal', 'low'],
@@ -320,6 +327,10 @@ describe.skipIf(base === undefined)('Parley client against a FastMCP 4.0.10 serv
         const result = await client.callTool('book_flight', {});
         expect(result.content).toEqual([
           { type: 'text', text: 'Booked a flight to Paris on 2026-08-01' },
+        ]);
+        expect(asked.map((params) => params.message)).toEqual([
+          'Where would you like to fly?',
+          'When would you like to fly to Paris?',
         ]);
       });
     } else {

@@ -226,6 +226,12 @@ async def approve_action(ctx: Context) -> str | InputRequiredResult:
     return json.dumps({"action": answer.action, "content": answer.content})
 
 
+@mcp.tool
+async def approve_with_none(ctx: Context) -> str:
+    """The older docs' `response_type=None`; FastMCP 4.0.10 requires a response type."""
+    return arrived(await ctx.elicit("Approve this action?", None))
+
+
 # ---- URL mode -----------------------------------------------------------------------------------
 
 SIGN_IN = "https://auth.example.com/connect"
@@ -368,6 +374,9 @@ def main() -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
+    # Listening already, so a client that connects before uvicorn is up waits in the backlog
+    # instead of being refused.
+    sock.listen(128)
     print(f"listening on {sock.getsockname()[1]}", flush=True)
     mcp.run(
         "http",
