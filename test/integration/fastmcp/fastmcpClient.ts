@@ -51,7 +51,8 @@ export class FastmcpClient {
   ): Promise<FastmcpClient> {
     const args =
       typeof target === 'string' ? [target, mode] : ['stdio', mode, target.command, ...target.args];
-    const child = spawn(python, [join(pythonDir, 'client.py'), ...args], { stdio: 'pipe' });
+    // -B: no __pycache__ written into the repository.
+    const child = spawn(python, ['-B', join(pythonDir, 'client.py'), ...args], { stdio: 'pipe' });
     return new Promise((resolve, reject) => {
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -24,6 +24,8 @@ import { fastmcpPython, findPython, pythonDir } from './pythonPeer.ts';
 
 const base = findPython('FastMCP peer suite');
 const server = join(pythonDir, 'server.py');
+/** `-B`: Python writes no __pycache__ into the repository (server.py imports asking.py). */
+const serverArgs = (transport: 'http' | 'stdio') => ['-B', server, transport];
 
 type Answer = ElicitationAnswer | ((responseType: ResponseBuilder) => ElicitationAnswer);
 
@@ -63,12 +65,12 @@ describe.skipIf(base === undefined)('Parley client against a FastMCP 4.0.10 serv
   beforeAll(async () => {
     // The first run on a machine installs FastMCP into the venv (pythonPeer.ts).
     const python = await fastmcpPython(base!);
-    http = await startHttpServer(python, [server, 'http']);
+    http = await startHttpServer(python, serverArgs('http'));
     // One Python process for HTTP and one per stdio connection, started side by side.
     await Promise.all(
       cases.map(async ([transport, era]) => {
         const target: ClientTarget =
-          transport === 'http' ? http!.url : { command: python, args: [server, 'stdio'] };
+          transport === 'http' ? http!.url : { command: python, args: serverArgs('stdio') };
         const client = new Client(target, {
           mode: era,
           clientInfo: { name: 'fastmcp-peer-tests', version: '1.0.0' },
