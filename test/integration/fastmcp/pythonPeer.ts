@@ -90,6 +90,23 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
+async function install(base: BasePython, into: string): Promise<void> {
+  await rm(into, { recursive: true, force: true });
+  await run(base.command, ['-m', 'venv', into]);
+  await run(pythonIn(into), [
+    '-m',
+    'pip',
+    'install',
+    '--disable-pip-version-check',
+    '--no-input',
+    '-r',
+    requirements,
+    '-c',
+    constraints,
+  ]);
+  await writeFile(join(into, 'installed-by-parley'), `${new Date().toISOString()}\n`);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A lock older than this is left over from a run that died; it is taken over. */
@@ -114,26 +131,16 @@ export async function fastmcpPython(base: BasePython): Promise<string> {
       else await sleep(1_000);
       continue;
     }
+    const building = `${venv}.building-${process.pid}`;
     try {
       if (existsSync(venv)) continue;
-      const building = `${venv}.building-${process.pid}`;
-      await rm(building, { recursive: true, force: true });
-      await run(base.command, ['-m', 'venv', building]);
-      await run(pythonIn(building), [
-        '-m',
-        'pip',
-        'install',
-        '--disable-pip-version-check',
-        '--no-input',
-        '-r',
-        requirements,
-        '-c',
-        constraints,
-      ]);
-      await writeFile(join(building, 'installed-by-parley'), `${new Date().toISOString()}\n`);
+      await install(base, building);
       // Only `bin/python` is used, which works from the renamed directory (pyvenv.cfg is found
       // next to it); the scripts pip wrote name the old path and are never run.
       await rename(building, venv);
+    } catch (error) {
+      await rm(building, { recursive: true, force: true });
+      throw error;
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
