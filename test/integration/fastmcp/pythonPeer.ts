@@ -78,7 +78,10 @@ function pythonIn(venv: string): string {
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // An index pip cannot reach costs minutes of retries per package, where a mirror that
+    // answers needs none; a machine that wants retries says so with PIP_RETRIES.
+    const env = { ...process.env, PIP_RETRIES: process.env.PIP_RETRIES ?? '0' };
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
