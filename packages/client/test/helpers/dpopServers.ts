@@ -189,6 +189,7 @@ export async function startDpopServers(): Promise<DpopServers> {
           issuer,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: tokenUrl,
+          registration_endpoint: `${issuer}/register`,
           response_types_supported: ['code'],
           grant_types_supported: [
             'authorization_code',
@@ -208,6 +209,11 @@ export async function startDpopServers(): Promise<DpopServers> {
         back.searchParams.set('state', query.get('state') ?? '');
         back.searchParams.set('iss', issuer);
         res.writeHead(302, { location: back.href }).end();
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/register') {
+        const metadata = JSON.parse((await readBody(req)).toString()) as object;
+        json(201, { ...metadata, client_id: fresh('client') });
         return;
       }
       if (req.method !== 'POST' || req.url !== '/token') return json(404, {});
