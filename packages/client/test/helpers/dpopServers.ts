@@ -216,7 +216,10 @@ export async function startDpopServers(): Promise<DpopServers> {
         json(201, { ...metadata, client_id: fresh('client') });
         return;
       }
-      if (req.method !== 'POST' || req.url !== '/token') return json(404, {});
+      if (req.method !== 'POST' || req.url !== '/token') {
+        json(404, {});
+        return;
+      }
       const form = Object.fromEntries(new URLSearchParams((await readBody(req)).toString()));
       const header = req.headers.dpop;
       const proof = await check(typeof header === 'string' ? header : undefined, 'POST', tokenUrl);
@@ -312,7 +315,7 @@ export async function startDpopServers(): Promise<DpopServers> {
         new Request(`${origin}${req.url ?? '/'}`, {
           method,
           headers,
-          ...(body.length > 0 ? { body } : {}),
+          ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
         }),
       );
       record.status = response.status;
