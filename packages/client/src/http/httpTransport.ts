@@ -1,5 +1,6 @@
 import {
   StreamableHTTPClientTransport,
+  isDpopNonceChallenge,
   type FetchLike,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
@@ -85,7 +86,12 @@ function endpointFetch(
       headers.set('traceparent', traceparent);
     }
     const response = await toEndpoint(input, { ...init, headers });
-    if (response.status === 401 && headers.has('authorization')) {
+    // A DPoP nonce challenge says nothing about the token: it is answered, not re-discovered.
+    if (
+      response.status === 401 &&
+      headers.has('authorization') &&
+      !isDpopNonceChallenge(response)
+    ) {
       await oauth?.invalidateCredentials?.('discovery');
     }
     return response;
