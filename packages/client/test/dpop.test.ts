@@ -205,6 +205,9 @@ describe('keys that cannot sign proofs', () => {
       ['decrypt', 'encrypt'],
     );
     expect(api({ keyPair: rsa })).toThrow(/must be usable to sign/);
+    expect(api({ keyPair: rsa, algorithm: 'ES256' })).toThrow(
+      /options\.dpop\.algorithm is not an option/,
+    );
   });
 
   test('a private and public key that are not one pair: a TypeError at the first proof', async () => {

@@ -1,3 +1,4 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
 import { DpopSession, type DpopAlg, type DpopKeyPair } from '@modelcontextprotocol/client';
 
 /**
@@ -37,6 +38,8 @@ function isCryptoKey(value: unknown): value is CryptoKey {
   );
 }
 
+const DPOP_KEYS = optionKeys<{ keyPair: CryptoKeyPair }>()(['keyPair']);
+
 /** A checked key pair and its JWS algorithm; what can be checked without signing. */
 interface CheckedKeyPair {
   keyPair: CryptoKeyPair;
@@ -59,6 +62,7 @@ export function checkDpopOption(
   ) {
     throw new TypeError(`${api}: dpop must be true, false or { keyPair } (WebCrypto keys).`);
   }
+  checkOptionKeys(api, 'options.dpop', value, DPOP_KEYS);
   const { privateKey, publicKey } = keyPair;
   if (!isCryptoKey(privateKey) || privateKey.type !== 'private') {
     throw new TypeError(`${api}: dpop.keyPair.privateKey must be a WebCrypto private key.`);
