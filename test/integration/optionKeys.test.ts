@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { Client, createOAuthProvider } from '@parley/client';
+import { Client, createOAuthProvider, createWorkloadIdentityProvider } from '@parley/client';
 import { canonicalJson, inputRequired } from '@parley/core';
 import { renderElicitation } from '@parley/forms';
 import {
@@ -303,6 +303,10 @@ const checked: Record<string, Case> = {
   'client:OAuthProviderOptions': {
     give: (o) => createOAuthProvider(o({ redirectUrl: 'http://127.0.0.1:1/callback' })),
     typo: ['clientname', 'clientName'],
+  },
+  'client:WorkloadIdentityOptions': {
+    give: (o) => createWorkloadIdentityProvider(o({ clientId: 'job', token: 'e30.e30.c2ln' })),
+    typo: ['clientid', 'clientId'],
   },
   'middleware:ErrorHandlingOptions': {
     give: (o) => new ErrorHandlingMiddleware(o()),

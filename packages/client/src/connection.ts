@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/client';
 
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
+import { DpopNonceError, WorkloadIdentityError } from './http/authErrors.ts';
 import { createHttpTransport } from './http/httpTransport.ts';
 import { relayCreatedTasks } from './tasks/createdTasks.ts';
 import type { ResolvedHttpOptions } from './http/httpOptions.ts';
@@ -92,14 +93,17 @@ function asModernUnavailable(error: unknown, label: string): unknown {
 /**
  * A sign-in that failed while the SDK probed for the protocol version reaches `connect()`
  * wrapped in the probe's `ERA_NEGOTIATION_FAILED`; the caller gets the sign-in's own error
- * (`UnauthorizedError`, `OAuthError`, an issuer mismatch…), as in every other mode.
+ * (`UnauthorizedError`, `OAuthError`, an issuer mismatch, `DpopNonceError`…), as in every
+ * other mode.
  */
 function unwrapSignInFailure(error: unknown): unknown {
   const cause = (error as { cause?: unknown } | null)?.cause;
   const isSignInFailure =
     cause instanceof UnauthorizedError ||
     cause instanceof OAuthError ||
-    cause instanceof OAuthClientFlowError;
+    cause instanceof OAuthClientFlowError ||
+    cause instanceof DpopNonceError ||
+    cause instanceof WorkloadIdentityError;
   return error instanceof SdkError &&
     error.code === SdkErrorCode.EraNegotiationFailed &&
     isSignInFailure

@@ -10,6 +10,7 @@ test('the public API is exactly this', () => {
     'CancelledElicitation',
     'Client',
     'DeclinedElicitation',
+    'DpopNonceError',
     'InputHandlerError',
     'InvalidAnswerError',
     'InvalidRequestStateError',
@@ -20,7 +21,9 @@ test('the public API is exactly this', () => {
     'UnsupportedCapabilityError',
     'UnsupportedProtocolVersionError',
     'UrlElicitationRequiredError',
+    'WorkloadIdentityError',
     'createOAuthProvider',
+    'createWorkloadIdentityProvider',
     'explainConnectionFailure',
   ]);
 });

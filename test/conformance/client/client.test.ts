@@ -52,6 +52,13 @@ const REFUSALS: Record<string, string[]> = {
   ],
 };
 
+/**
+ * Unscored scenarios (the suite's extensions) the client implements, held to the scored
+ * standard: DPoP (SEP-1932) with and without nonces, and the JWT-bearer grant for workload
+ * identity (SEP-1933).
+ */
+const EXTENSIONS = ['auth/dpop', 'auth/dpop-nonce', 'auth/wif-jwt-bearer'];
+
 describe.each(['2025-11-25', '2026-07-28'])('client conformance, requirements %s', (revision) => {
   const baseline = join(here, `expected-failures.${revision}.yaml`);
 
@@ -59,8 +66,14 @@ describe.each(['2025-11-25', '2026-07-28'])('client conformance, requirements %s
     expect(readFileSync(baseline, 'utf8').trim()).toBe('');
   });
 
-  test('every scored client scenario passes every check', async () => {
-    const scored = requirementsOf(revision).client;
+  test('every scored client scenario, and each extension the client implements, passes every check', async () => {
+    const required = requirementsOf(revision);
+    const scored = required.client;
+    const extensions = EXTENSIONS.filter((name) =>
+      required.notScored.some((entry) => entry.scenario === name && entry.leg === 'client'),
+    );
+    expect(extensions).toEqual(EXTENSIONS);
+    const judged = [...scored, ...extensions];
     const run = await runConformance(
       [
         'client',
@@ -96,7 +109,7 @@ describe.each(['2025-11-25', '2026-07-28'])('client conformance, requirements %s
     const expectedRefusals = REFUSALS[revision] ?? [];
     const refusedIn = (results: HarnessRun['results'], name: string) =>
       results.get(name)?.stderr.includes('[parley runner]') === true;
-    const suspects = scored.filter(
+    const suspects = judged.filter(
       (name) =>
         !run.results.has(name) ||
         problemsOf(name, run.results.get(name)?.checks ?? []).length > 0 ||
@@ -109,7 +122,17 @@ describe.each(['2025-11-25', '2026-07-28'])('client conformance, requirements %s
         `[conformance client] ${name} in the full run: ${JSON.stringify(problemsOf(name, run.results.get(name)?.checks ?? []))}\n${run.results.get(name)?.stderr ?? ''}`,
       );
       const alone = await runConformance(
-        ['client', '--command', command, '--scenario', name, '--spec-version', revision],
+        [
+          'client',
+          '--command',
+          command,
+          '--scenario',
+          name,
+          '--spec-version',
+          revision,
+          // An extension is on no revision's timeline; the requirements run includes it anyway.
+          ...(extensions.includes(name) ? ['--force'] : []),
+        ],
         join(outputRoot, `${revision}-alone`, name.replaceAll('/', '-')),
         120_000,
       );
@@ -121,12 +144,12 @@ describe.each(['2025-11-25', '2026-07-28'])('client conformance, requirements %s
       else results.set(name, result);
     }
 
-    const verdict = verdictOf({ ...run, results }, scored);
+    const verdict = verdictOf({ ...run, results }, judged);
     expect(verdict.missing).toEqual([]);
     expect(verdict.problems).toEqual([]);
-    expect(verdict.passed).toEqual(scored);
+    expect(verdict.passed).toEqual(judged);
     // The client ended with an error exactly where refusing is the right answer.
-    const refused = scored.filter((name) => refusedIn(results, name));
+    const refused = judged.filter((name) => refusedIn(results, name));
     expect(refused.sort()).toEqual([...expectedRefusals].sort());
     if (suspects.length === 0) expect(run.exitCode).toBe(0);
   }, 960_000);

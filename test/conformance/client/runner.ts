@@ -21,6 +21,7 @@ import {
 import {
   Client,
   createOAuthProvider,
+  createWorkloadIdentityProvider,
   type ClientAuth,
   type ClientMode,
   type ClientOptions,
@@ -131,6 +132,15 @@ function authFor(name: string): ClientAuth | undefined {
       }),
     };
   }
+  // SEP-1933: the workload's identity token, exchanged with the JWT-bearer grant (RFC 7523).
+  if (name === 'auth/wif-jwt-bearer') {
+    return {
+      oauth: createWorkloadIdentityProvider({
+        clientId: stringFrom('client_id'),
+        token: stringFrom('valid_jwt'),
+      }),
+    };
+  }
   if (!name.startsWith('auth/')) return undefined;
   const preRegistered =
     name === 'auth/pre-registration'
@@ -148,6 +158,8 @@ function authFor(name: string): ClientAuth | undefined {
       clientName: 'parley-conformance-client',
       clientMetadataUrl: CLIENT_METADATA_URL,
       ...preRegistered,
+      // SEP-1932: DPoP-bound tokens, proofs on every request, nonces from both servers.
+      ...(name === 'auth/dpop' || name === 'auth/dpop-nonce' ? { dpop: true } : {}),
     }),
     authorizationResponse: signInAtOnce,
   };
@@ -236,6 +248,7 @@ const scenarios: Record<string, Scenario> = {
   'auth/client-credentials-basic': listTools,
   'auth/client-credentials-jwt': listTools,
   'auth/enterprise-managed-authorization': listTools,
+  'auth/wif-jwt-bearer': listTools,
 };
 
 function scenarioFor(name: string): Scenario | undefined {

@@ -1,13 +1,16 @@
 import {
   StreamableHTTPClientTransport,
+  isDpopNonceChallenge,
   type FetchLike,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 
 import type { ResolvedHttpOptions } from './httpOptions.ts';
 import { activeTraceparent } from '../telemetry.ts';
+import { answerNonceChallengesOnce } from './dpopNonces.ts';
 import { OAuthSignIn } from './oauthSignIn.ts';
 import { retryOnReset } from './retryOnReset.ts';
+import { noteTokenAnswer } from './workloadIdentity.ts';
 
 /**
  * The SDK transport for an HTTP server, with the client's `auth`, `headers` and `fetch`:
@@ -52,15 +55,23 @@ function sameEndpoint(input: string | URL, endpoint: URL): boolean {
  * that carried a token means the token no longer works: the provider's cached discovery is
  * dropped, as the SDK asks hosts to do, so a server that moved to another authorization server
  * is found again. A request that can be repeated is, once, when its connection was lost before
- * any answer (see `retryOnReset`).
+ * any answer (see `retryOnReset`). A DPoP nonce challenge is answered once (`dpopNonces.ts`),
+ * and a refused token request is noted for the workload identity provider (`noteTokenAnswer`).
  */
 function endpointFetch(
   endpoint: URL,
   http: ResolvedHttpOptions,
   oauth: OAuthClientProvider | undefined,
 ): FetchLike {
-  const base: FetchLike = http.fetch ?? ((input, init) => fetch(input, init));
-  const toAuthorizationServer = oauth === undefined ? base : oneRefreshPerToken(base);
+  const given: FetchLike = http.fetch ?? ((input, init) => fetch(input, init));
+  const base =
+    oauth === undefined
+      ? given
+      : answerNonceChallengesOnce(given, (url) =>
+          sameEndpoint(url, endpoint) ? 'MCP server' : 'authorization server',
+        );
+  const toAuthorizationServer =
+    oauth === undefined ? base : oneRefreshPerToken(noteTokenAnswers(base));
   const toEndpoint = retryOnReset(base);
   const extra = http.headers;
   return async (input, init) => {
@@ -75,8 +86,24 @@ function endpointFetch(
       headers.set('traceparent', traceparent);
     }
     const response = await toEndpoint(input, { ...init, headers });
-    if (response.status === 401 && headers.has('authorization')) {
+    // A DPoP nonce challenge says nothing about the token: it is answered, not re-discovered.
+    if (
+      response.status === 401 &&
+      headers.has('authorization') &&
+      !isDpopNonceChallenge(response)
+    ) {
       await oauth?.invalidateCredentials?.('discovery');
+    }
+    return response;
+  };
+}
+
+/** The answers to token requests, noted for the workload identity provider (`noteTokenAnswer`). */
+function noteTokenAnswers(base: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (init?.method === 'POST' && init.body instanceof URLSearchParams) {
+      await noteTokenAnswer(init.body, String(input), response);
     }
     return response;
   };

@@ -8,6 +8,8 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 
+import { checkDpopOption, dpopSessionOf, type DpopOption } from './dpop.ts';
+
 /** Options of {@link createOAuthProvider}. */
 export interface OAuthProviderOptions {
   /** Where the authorization server sends the user back (a loopback URL for a native app). */
@@ -23,6 +25,13 @@ export interface OAuthProviderOptions {
   clientMetadataUrl?: string;
   /** A client registered beforehand (`client_id`, `client_secret`): no registration happens. */
   clientInformation?: StoredOAuthClientInformation;
+  /**
+   * Sender-constrained tokens (DPoP, RFC 9449 / SEP-1932): `true` makes an ES256 key pair for
+   * this provider; `{ keyPair }` uses WebCrypto keys of your own. Every token request and every
+   * request to the MCP server then carries a proof, a DPoP-bound token is sent with the `DPoP`
+   * scheme, and each server's nonces are answered. Default off, as in the SDK.
+   */
+  dpop?: DpopOption;
 }
 
 /**
@@ -40,6 +49,7 @@ const OPTION_KEYS = optionKeys<OAuthProviderOptions>()([
   'clientMetadata',
   'clientMetadataUrl',
   'clientInformation',
+  'dpop',
 ]);
 
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientProvider {
@@ -65,6 +75,10 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientP
   if (clientInformation !== undefined && typeof clientInformation?.client_id !== 'string') {
     throw new TypeError('createOAuthProvider: clientInformation needs a client_id.');
   }
+  const dpop = dpopSessionOf(
+    'createOAuthProvider',
+    checkDpopOption('createOAuthProvider', options.dpop),
+  );
   const metadata: OAuthClientMetadata = {
     client_name: options.clientName ?? 'Parley client',
     redirect_uris: [redirectUrl],
@@ -107,5 +121,6 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientP
       if (scope === 'all' || scope === 'verifier') verifier = undefined;
       if (scope === 'all' || scope === 'discovery') discovery = undefined;
     },
+    ...(dpop !== undefined ? { dpop } : {}),
   };
 }
