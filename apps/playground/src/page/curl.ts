@@ -9,8 +9,11 @@ export interface CurlRequest {
   url: string;
   /** The JSON-RPC message, as sent. */
   body: string;
-  protocolVersion?: string;
-  sessionId?: string;
+  /**
+   * The protocol's headers, `mcp-*`: the version, the session, and in the modern era the
+   * method and name a server checks against the body.
+   */
+  mcpHeaders: Record<string, string>;
   /** The Authorization header: put in only when the person asks for it. */
   authorization?: string;
 }
@@ -24,10 +27,7 @@ export function curlCommand(request: CurlRequest): string {
   const headers = [
     'content-type: application/json',
     'accept: application/json, text/event-stream',
-    ...(request.protocolVersion !== undefined
-      ? [`mcp-protocol-version: ${request.protocolVersion}`]
-      : []),
-    ...(request.sessionId !== undefined ? [`mcp-session-id: ${request.sessionId}`] : []),
+    ...Object.entries(request.mcpHeaders).map(([name, value]) => `${name}: ${value}`),
     ...(request.authorization !== undefined ? [`authorization: ${request.authorization}`] : []),
   ];
   return [
@@ -38,23 +38,32 @@ export function curlCommand(request: CurlRequest): string {
   ].join(' \\\n  ');
 }
 
+/** The modern era's `_meta` key of the protocol version, which makes a request modern. */
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
 /**
- * The JSON-RPC request of a call the page has not made yet, in the form the client would send
- * it: `meta` is the `_meta` the client put on its last request (a modern-era request carries
- * the client's description in it), or none. `undefined` for a resource template, whose URI the
- * client fills in.
+ * The request of a call the page has not made yet, as the client would send it: `latest` is what
+ * the client's newest request carried — its `_meta` (a modern-era request describes the client
+ * in it) and its `mcp-*` headers. `undefined` for a resource template, whose URI the client
+ * fills in.
  */
 export function callRequest(
   method: 'tools/call' | 'prompts/get' | 'resources/read',
   label: string,
   args: Record<string, unknown>,
-  meta: unknown,
-): string | undefined {
-  let params: Record<string, unknown>;
-  if (method === 'resources/read') {
-    if (label.includes('{')) return undefined;
-    params = { uri: label };
-  } else params = { name: label, arguments: args };
-  if (meta !== undefined) params['_meta'] = meta;
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  latest: { meta?: unknown; mcpHeaders: Record<string, string> },
+): { body: string; mcpHeaders: Record<string, string> } | undefined {
+  if (method === 'resources/read' && label.includes('{')) return undefined;
+  const name = method === 'resources/read' ? label : undefined;
+  const params: Record<string, unknown> =
+    name !== undefined ? { uri: name } : { name: label, arguments: args };
+  if (latest.meta !== undefined) params['_meta'] = latest.meta;
+  const { 'mcp-method': _method, 'mcp-name': _name, ...kept } = latest.mcpHeaders;
+  const modern =
+    typeof latest.meta === 'object' && latest.meta !== null && PROTOCOL_VERSION_META in latest.meta;
+  return {
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    // A modern server checks the method and name in the headers against the body's.
+    mcpHeaders: modern ? { ...kept, 'mcp-method': method, 'mcp-name': name ?? label } : kept,
+  };
 }

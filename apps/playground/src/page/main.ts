@@ -214,7 +214,12 @@ async function connect(): Promise<void> {
   } catch (error) {
     connectButton.disabled = false;
     connectionStatus.textContent = 'Not connected.';
-    showError(`Could not connect to ${target}: ${describeError(error)}`);
+    // A command that ended says why better than the HTTP error its endpoint gave.
+    const ended = await Promise.race([
+      command?.ended,
+      new Promise<undefined>((resolve) => setTimeout(resolve, 1_000)),
+    ]);
+    showError(`Could not connect to ${target}: ${ended ?? describeError(error)}`);
     await next.close().catch(() => {});
     connection = undefined;
     command?.stop();
@@ -364,9 +369,13 @@ byId('copy-call').addEventListener('click', () => {
     showError(read.problem);
     return;
   }
-  const { protocolVersion, sessionId, meta } = rawLog.latest();
-  const body = callRequest(chosen.choice.method, chosen.choice.label, read.values, meta);
-  if (body === undefined) {
+  const request = callRequest(
+    chosen.choice.method,
+    chosen.choice.label,
+    read.values,
+    rawLog.latest(),
+  );
+  if (request === undefined) {
     showError('A resource template is read by its filled-in URI: run it, then copy that request.');
     return;
   }
@@ -374,9 +383,7 @@ byId('copy-call').addEventListener('click', () => {
   copy(
     curlCommand({
       url: connection.realUrl,
-      body,
-      ...(protocolVersion !== undefined ? { protocolVersion } : {}),
-      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...request,
       ...(curlAuthorization.checked && auth !== '' ? { authorization: auth } : {}),
     }),
   );

@@ -23,7 +23,7 @@ export interface RawLog {
   /** The Client's `fetch` for a connection, logging everything through it. */
   fetchFor(connection: RawConnection, base?: Fetch): Fetch;
   /** The newest request's headers and `_meta`, for a curl of a call not yet made. */
-  latest(): { protocolVersion?: string; sessionId?: string; meta?: unknown };
+  latest(): { meta?: unknown; mcpHeaders: Record<string, string> };
   clear(): void;
 }
 
@@ -69,7 +69,7 @@ export function createRawLog(
   list: HTMLOListElement,
   options: { includeAuthorization(): boolean; copy(command: string): void },
 ): RawLog {
-  let latest: ReturnType<RawLog['latest']> = {};
+  let latest: ReturnType<RawLog['latest']> = { mcpHeaders: {} };
 
   function add(
     direction: 'sent' | 'received',
@@ -134,28 +134,21 @@ export function createRawLog(
         }
         const body = typeof init?.body === 'string' ? init.body : undefined;
         if (body !== undefined) {
-          const protocolVersion = headers.get('mcp-protocol-version') ?? undefined;
-          const sessionId = headers.get('mcp-session-id') ?? undefined;
+          // The protocol's headers as sent: a curl needs them all (a modern server checks them).
+          const mcpHeaders = Object.fromEntries(
+            [...headers].filter(([name]) => name.toLowerCase().startsWith('mcp-')),
+          );
           let meta: unknown;
           try {
             meta = (JSON.parse(body) as { params?: { _meta?: unknown } }).params?._meta;
           } catch {
             meta = undefined;
           }
-          latest = {
-            ...(protocolVersion !== undefined ? { protocolVersion } : {}),
-            ...(sessionId !== undefined ? { sessionId } : {}),
-            ...(meta !== undefined ? { meta } : { meta: latest.meta }),
-          };
+          latest = { mcpHeaders, meta: meta ?? latest.meta };
           const curl =
             connection.realUrl === undefined
               ? undefined
-              : {
-                  url: connection.realUrl,
-                  body,
-                  ...(protocolVersion !== undefined ? { protocolVersion } : {}),
-                  ...(sessionId !== undefined ? { sessionId } : {}),
-                };
+              : { url: connection.realUrl, body, mcpHeaders };
           add('sent', body, curl, connection.authorization);
         }
         const response = await base(input, { ...init, headers });

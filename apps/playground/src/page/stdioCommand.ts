@@ -25,6 +25,8 @@ export interface RunningCommand {
   command: string;
   /** Stop reading its events, which stops it. */
   stop(): void;
+  /** Why it ended, once it has. */
+  ended: Promise<string>;
 }
 
 async function problemOf(response: Response): Promise<string> {
@@ -61,11 +63,20 @@ export async function startCommand(
   }
   const started = (await response.json()) as { mcp: string; events: string; command: string };
   const abort = new AbortController();
-  void readEvents(started.events, abort.signal, on);
+  const ended = new Promise<string>((resolve) => {
+    void readEvents(started.events, abort.signal, {
+      stderr: on.stderr,
+      exit: (sentence) => {
+        resolve(sentence);
+        on.exit(sentence);
+      },
+    });
+  });
   return {
     url: new URL(started.mcp, location.href).href,
     command: started.command,
     stop: () => abort.abort(),
+    ended,
   };
 }
 
