@@ -132,7 +132,9 @@ describe('a stdio server, from a command typed on the page', () => {
       await connectTo(bookingCommand, era, true);
       expect(await page.locator('#stderr').isVisible()).toBe(true);
       expect(await bookFlight()).toMatch(/Booked BK-\d{4}: Ada Lovelace to Lisbon on 2026-09-01/);
+      expect(await page.getByLabel('URL', exact).isVisible()).toBe(false);
       if (era === 'modern') {
+        await page.evaluate(() => window.scrollTo(0, 0));
         saveScreenshot('playground-stdio', await page.screenshot({ fullPage: true }));
       }
       await page.getByRole('button', { name: 'Disconnect' }).click();
@@ -234,7 +236,10 @@ describe('the raw JSON-RPC pane and copy as curl', () => {
     expect(command).toMatch(/-H 'mcp-session-id: [^']+'/);
     expect((await run('sh', ['-c', command])).stdout).toContain('"book_flight"');
     await page.locator('#raw-log details').nth(call).locator('summary').click();
-    expect(await page.locator('#raw-log pre').nth(call).innerText()).toContain('"book_flight"');
+    // Written out when opened (the toggle event comes after the click).
+    await expect
+      .poll(() => page.locator('#raw-log pre').nth(call).innerText())
+      .toContain('"book_flight"');
     saveScreenshot('playground-raw', await page.locator('#raw').screenshot());
     expect(await accessibilityProblems(page)).toEqual([]);
   });
@@ -248,7 +253,9 @@ describe('the raw JSON-RPC pane and copy as curl', () => {
     expect(command).toContain(shellQuote(bookingUrl));
     expect(command).not.toContain('mcp-proxy');
     expect(command).toContain("-H 'mcp-protocol-version: 2026-07-28'");
-    expect(await page.locator('#curl-status').innerText()).toMatch(/Copied to the clipboard/);
+    await expect
+      .poll(() => page.locator('#curl-status').innerText())
+      .toMatch(/Copied to the clipboard/);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
     const { stdout } = await run('sh', ['-c', command]);
     expect(stdout).toContain('"book_flight"');

@@ -226,6 +226,8 @@ async function connect(): Promise<void> {
     return;
   }
   client = next;
+  // A command has no URL for curl to reach.
+  byId('copy-call').hidden = stdio;
   connectionStatus.textContent = `Connected to ${target}: ${next.era} era (${next.protocolVersion}).`;
   setConnected(true);
   history.addServer(record);
