@@ -42,6 +42,10 @@ export async function createPlayground(options: PlaygroundOptions): Promise<Serv
       type: 'text/css; charset=utf-8',
       body: readFileSync(`${pageDir}style.css`, 'utf8'),
     },
+    '/layout.css': {
+      type: 'text/css; charset=utf-8',
+      body: readFileSync(`${pageDir}layout.css`, 'utf8'),
+    },
     '/config.json': {
       type: 'application/json; charset=utf-8',
       body: JSON.stringify({ servers: options.servers }),
