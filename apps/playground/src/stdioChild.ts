@@ -19,6 +19,9 @@ type Message = Record<string, unknown>;
 
 /** How many lines of stderr a late page still sees. */
 const STDERR_LINES_KEPT = 500;
+/** Whether children get process groups of their own (not on Windows). */
+const GROUPS = process.platform !== 'win32';
+
 /** How long a child has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 2_000;
 
@@ -73,6 +76,9 @@ export class StdioChild {
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
+      // Its own process group, so that stopping it stops what it started too (`npx` runs the
+      // server as a grandchild).
+      detached: GROUPS,
     });
     // A child gone mid-write is reported by its exit, not by a crash here.
     this.child.stdin.on('error', () => {});
@@ -144,8 +150,19 @@ export class StdioChild {
   kill(reason: string): void {
     if (this.ended !== undefined || this.killReason !== undefined) return;
     this.killReason = reason;
-    this.child.kill('SIGTERM');
-    setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    this.signal('SIGTERM');
+    setTimeout(() => this.signal('SIGKILL'), KILL_GRACE_MS).unref();
+  }
+
+  /** Signal the child's whole process group, or the child alone where there are none. */
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    try {
+      if (GROUPS && pid !== undefined) process.kill(-pid, signal);
+      else this.child.kill(signal);
+    } catch {
+      // Already gone.
+    }
   }
 
   /** The session id the page's Client is given: the child's own, not a secret. */

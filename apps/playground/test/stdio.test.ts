@@ -282,6 +282,22 @@ describe('when a child is stopped', () => {
     await gone(pid);
   });
 
+  test('with what it started: a grandchild (as `npx` starts the server) is stopped too', async () => {
+    const parent = formatCommand([
+      process.execPath,
+      '-e',
+      `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(
+        'console.error("pid " + process.pid); setInterval(() => {}, 1000)',
+      )}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`,
+    ]);
+    const { body } = await start(parent);
+    const abort = new AbortController();
+    const grandchild = await pidOf(`${base}${body.events}`, abort.signal);
+    expect(alive(grandchild)).toBe(true);
+    abort.abort();
+    await gone(grandchild);
+  });
+
   test('on the session’s DELETE, after which its endpoint says it is gone', async () => {
     const { body } = await start(waiter);
     const abort = new AbortController();
