@@ -81,7 +81,13 @@ export async function createPlayground(options: PlaygroundOptions): Promise<Serv
     const body = file.type.startsWith('text/html')
       ? file.body.replace(TOKEN_PLACEHOLDER, isOwnHost(request.headers.host, port) ? token : '')
       : file.body;
-    response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' });
+    response.writeHead(200, {
+      'content-type': file.type,
+      'cache-control': 'no-store',
+      // No other site may frame the page and steer a click onto Connect (a command runs).
+      'x-frame-options': 'DENY',
+      'content-security-policy': "frame-ancestors 'none'",
+    });
     response.end(request.method === 'HEAD' ? undefined : body);
   });
   // Stopping the server stops the commands at once: Node's 'close' would wait for their streams.

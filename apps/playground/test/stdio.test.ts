@@ -143,8 +143,11 @@ describe('command lines, split without a shell', () => {
 });
 
 describe('who may start a command', () => {
-  test('the token is in the page only on the playground’s own host', async () => {
+  test('the token is in the page only on the playground’s own host, and no other site frames it', async () => {
     expect(token).toMatch(/^[\w-]{40,}$/);
+    const own = await fetch(`${base}/`);
+    expect(own.headers.get('x-frame-options')).toBe('DENY');
+    expect(own.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     const rebound = await raw('/', { host: `rebind.example:${port}` });
     expect(rebound.status).toBe(200);
     expect(rebound.body).toContain('name="parley-stdio-token" content=""');
