@@ -26,10 +26,12 @@ import { startApp } from './processes.ts';
 
 const run = promisify(execFile);
 const booking = apps.find((app) => app.name === 'booking')!;
+const reporting = apps.find((app) => app.name === 'reporting')!;
 const bookingCommand = formatCommand([process.execPath, ...nodeArgs(booking.entry), '--stdio']);
 const exact = { exact: true };
 
 let bookingUrl = '';
+let reportingUrl = '';
 let playgroundUrl = '';
 let playgroundLog = '';
 /** An HTTP hop in front of the booking app that notes each request's Authorization. */
@@ -43,12 +45,14 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const [browser, bookingApp] = await Promise.all([
+  const [browser, bookingApp, reportingApp] = await Promise.all([
     findBrowser(),
     startApp(booking.entry, { BOOKING_PORT: '0' }),
+    startApp(reporting.entry, { REPORTING_PORT: '0' }),
   ]);
-  children.push(bookingApp.child);
+  children.push(bookingApp.child, reportingApp.child);
   bookingUrl = bookingApp.url;
+  reportingUrl = reportingApp.url;
   const upstream = new URL(bookingUrl);
   recorder = createServer((request, response) => {
     authorizations.push(request.headers.authorization);
@@ -242,6 +246,19 @@ describe('the raw JSON-RPC pane and copy as curl', () => {
       .toContain('"book_flight"');
     saveScreenshot('playground-raw', await page.locator('#raw').screenshot());
     expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  test('handshake era: the notifications a task sends while it works are listed as they come', async () => {
+    await page.goto(playgroundUrl);
+    await connectTo(reportingUrl, 'handshake');
+    await page.getByRole('button', { name: 'annual_report', exact: true }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const notifications = page.locator('#raw-log li.received', { hasText: 'notification ' });
+    await notifications.first().waitFor({ timeout: 15_000 });
+    expect(await notifications.first().innerText()).toMatch(
+      /← received notification notifications\//,
+    );
+    await page.getByRole('button', { name: 'Stop' }).click();
   });
 
   test('modern era: a request copied as curl runs in a shell against the real URL', async () => {
