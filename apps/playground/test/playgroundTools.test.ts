@@ -9,7 +9,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { findBrowser, launchOptions } from '../../../docs/test/browser.ts';
-import { apps, nodeArgs, playground } from '../../../scripts/apps.mjs';
+import { apps, playground } from '../../../scripts/apps.mjs';
 import { formatCommand } from '../src/commandLine.ts';
 import { shellQuote } from '../src/page/curl.ts';
 import { HISTORY_KEY } from '../src/page/history.ts';
@@ -27,7 +27,8 @@ import { startApp } from './processes.ts';
 const run = promisify(execFile);
 const booking = apps.find((app) => app.name === 'booking')!;
 const reporting = apps.find((app) => app.name === 'reporting')!;
-const bookingCommand = formatCommand([process.execPath, ...nodeArgs(booking.entry), '--stdio']);
+/** The command the guide shows, run in the repository (the playground's working directory). */
+const bookingCommand = `node --conditions=@parley/source --import tsx ${booking.entry} --stdio`;
 const exact = { exact: true };
 
 let bookingUrl = '';
