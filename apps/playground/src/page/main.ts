@@ -335,9 +335,11 @@ async function restoreCall(record: CallRecord): Promise<void> {
   if (client === undefined || !sameServer(connection?.record, record.server)) {
     await restoreServer(record.server);
   }
-  const button = [...document.querySelectorAll<HTMLButtonElement>('.choices button')].find(
-    (candidate) => candidate.textContent === record.name,
-  );
+  // In the list of its kind: a tool and a prompt may share a name.
+  const list = { 'tools/call': 'tools', 'prompts/get': 'prompts', 'resources/read': 'resources' };
+  const button = [
+    ...document.querySelectorAll<HTMLButtonElement>(`#${list[record.method]} button`),
+  ].find((candidate) => candidate.textContent === record.name);
   if (client === undefined) return;
   if (button === undefined) {
     showError(`${record.server.target} no longer offers ${record.name}.`);
