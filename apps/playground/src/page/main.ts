@@ -6,14 +6,34 @@ import { createArgumentsForm, type ArgumentsForm } from './argumentsForm.ts';
 import { askElicitation, askSampling, createRootsEditor } from './asks.ts';
 import { catalogueOf, renderCatalogue, type Choice } from './catalogue.ts';
 import { connectionProblem } from './connectionError.ts';
+import {
+  asAppHost,
+  authorization,
+  connectionControls,
+  eraChoice,
+  fillConnectForm,
+  noElicitation,
+  rememberAuthorization,
+  serverChoice,
+  serverCommand,
+  serverUrl,
+  transport,
+} from './connectForm.ts';
+import { copy } from './copyBox.ts';
+import { callRequest, curlCommand } from './curl.ts';
 import { byId, describeError, h } from './dom.ts';
+import { createHistory, type CallRecord, type ServerRecord } from './history.ts';
+import { createRawLog } from './rawLog.ts';
 import { MCP_APPS_EXTENSION } from './routes.ts';
+import { commandHeaders, startCommand, type RunningCommand } from './stdioCommand.ts';
 import { createTimeline, type CallEntry } from './timeline.ts';
 
 /**
- * The playground page: pick a server and an era, connect, choose a tool, prompt or resource,
- * give its arguments and run it. Every request goes through the playground's forwarder on this
- * origin, so any MCP server is reachable without CORS.
+ * The playground page: pick a server (a URL, or a command the playground starts) and an era,
+ * connect, choose a tool, prompt or resource, give its arguments and run it. Every HTTP request
+ * goes through the playground's forwarder on this origin, so any MCP server is reachable without
+ * CORS; a command is reached through the playground's stdio bridge. Beside it: the raw JSON-RPC
+ * (with copy as curl) and a history kept in this browser.
  */
 
 interface DemoServer {
@@ -23,11 +43,6 @@ interface DemoServer {
 }
 
 const connectForm = byId<HTMLFormElement>('connect-form');
-const serverChoice = byId<HTMLSelectElement>('server-choice');
-const serverUrl = byId<HTMLInputElement>('server-url');
-const eraChoice = byId<HTMLSelectElement>('era');
-const asAppHost = byId<HTMLInputElement>('as-app-host');
-const noElicitation = byId<HTMLInputElement>('no-elicitation');
 const connectButton = byId<HTMLButtonElement>('connect');
 const disconnectButton = byId<HTMLButtonElement>('disconnect');
 const connectionStatus = byId('connection-status');
@@ -42,11 +57,23 @@ const runButton = byId<HTMLButtonElement>('run');
 const stopButton = byId<HTMLButtonElement>('stop');
 const asks = byId('asks');
 const timeline = createTimeline(byId<HTMLOListElement>('timeline'));
+const stderrBox = byId<HTMLDetailsElement>('stderr');
+const stderrLog = byId('stderr-log');
+const curlAuthorization = byId<HTMLInputElement>('curl-authorization');
 
+/** What the person connected to: the server's real URL (none for a command), for curl. */
+let connection:
+  { record: ServerRecord; realUrl: string | undefined; command?: RunningCommand } | undefined;
 let client: Client | undefined;
 let chosen: { choice: Choice; form: ArgumentsForm } | undefined;
 let running: { entry: CallEntry; abort: AbortController } | undefined;
 const roots = createRootsEditor(asks);
+
+const rawLog = createRawLog(byId<HTMLOListElement>('raw-log'), {
+  includeAuthorization: () => curlAuthorization.checked,
+  copy,
+});
+byId('clear-raw').addEventListener('click', () => rawLog.clear());
 
 function showError(message: string | undefined): void {
   errorBox.textContent = message ?? '';
@@ -73,23 +100,10 @@ async function loadServers(): Promise<void> {
   serverUrl.value = servers[0]?.url ?? '';
 }
 
-serverChoice.addEventListener('change', () => {
-  if (serverChoice.value !== '') serverUrl.value = serverChoice.value;
-  else serverUrl.focus();
-});
-serverUrl.addEventListener('input', () => {
-  const listed = [...serverChoice.options].find((option) => option.value === serverUrl.value);
-  serverChoice.value = listed?.value ?? '';
-});
-
 function setConnected(connected: boolean): void {
   connectButton.disabled = connected;
   disconnectButton.disabled = !connected;
-  serverChoice.disabled = connected;
-  serverUrl.disabled = connected;
-  eraChoice.disabled = connected;
-  asAppHost.disabled = connected;
-  noElicitation.disabled = connected;
+  for (const control of connectionControls) control.disabled = connected;
   catalogueSection.hidden = !connected;
   if (!connected) {
     callSection.hidden = true;
@@ -111,13 +125,19 @@ function choose(choice: Choice): void {
   ).focus();
 }
 
-/** The client the connect form describes: which era, and what kind of host. */
-function clientOptions(mode: ClientMode): ClientOptions {
+/** The client the connect form describes: which era, what kind of host, which transport. */
+function clientOptions(mode: ClientMode, stdio: boolean, auth: string | undefined): ClientOptions {
   const base: ClientOptions = {
     mode,
     clientInfo: { name: 'parley-playground', version: '0.0.0' },
-    // The forwarder serves only requests that carry it: no link can.
-    headers: { [FORWARDER_HEADER]: FORWARDER_HEADER_VALUE },
+    // The forwarder serves only requests that carry it: no link can. A command also needs the
+    // page's token.
+    headers: stdio ? commandHeaders() : { [FORWARDER_HEADER]: FORWARDER_HEADER_VALUE },
+    // Every message, to the raw pane; the authorization header, to the server.
+    fetch: rawLog.fetchFor({
+      realUrl: stdio ? undefined : serverUrl.value.trim(),
+      authorization: auth,
+    }),
     onRound: (event) => timeline.round(event),
   };
   // A host that draws MCP Apps and cannot ask: the UI extension, and nothing else.
@@ -135,29 +155,89 @@ function clientOptions(mode: ClientMode): ClientOptions {
   };
 }
 
+/** Start the command the form names: its MCP endpoint, or `undefined` (the error shown). */
+async function startTypedCommand(): Promise<RunningCommand | undefined> {
+  stderrLog.textContent = '';
+  stderrBox.hidden = false;
+  const started: RunningCommand | { problem: string } = await startCommand(
+    serverCommand.value.trim(),
+    {
+      stderr: (line) => stderrLog.append(`${line}\n`),
+      exit: (sentence) => {
+        // The command the page is connected to ended (not one it let go of): say so, let go.
+        if (connection?.command !== started) return;
+        void disconnect();
+        showError(sentence);
+      },
+    },
+  );
+  if ('problem' in started) {
+    showError(started.problem);
+    serverCommand.focus();
+    return undefined;
+  }
+  return started;
+}
+
 async function connect(): Promise<void> {
   showError(undefined);
-  const target = serverUrl.value.trim();
-  if (!/^https?:\/\//.test(target) || !URL.canParse(target)) {
+  const stdio = transport() === 'stdio';
+  const target = (stdio ? serverCommand : serverUrl).value.trim();
+  if (!stdio && (!/^https?:\/\//.test(target) || !URL.canParse(target))) {
     showError('The URL must be an http:// or https:// URL, e.g. http://127.0.0.1:3001/mcp.');
     serverUrl.focus();
     return;
   }
-  const next = new Client(proxied(target), clientOptions(eraChoice.value as ClientMode));
+  const auth = stdio || authorization.value.trim() === '' ? undefined : authorization.value.trim();
   connectButton.disabled = true;
   connectionStatus.textContent = `Connecting to ${target}…`;
+  const command = stdio ? await startTypedCommand() : undefined;
+  if (stdio && command === undefined) {
+    connectButton.disabled = false;
+    connectionStatus.textContent = 'Not connected.';
+    return;
+  }
+  const record: ServerRecord = {
+    kind: stdio ? 'command' : 'url',
+    target,
+    era: eraChoice.value,
+    asAppHost: asAppHost.checked,
+    noElicitation: noElicitation.checked,
+    ...(auth !== undefined && rememberAuthorization.checked ? { authorization: auth } : {}),
+  };
+  connection = { record, realUrl: stdio ? undefined : target, ...(command ? { command } : {}) };
+  const next = new Client(
+    command?.url ?? proxied(target),
+    clientOptions(eraChoice.value as ClientMode, stdio, auth),
+  );
   try {
     await next.connect();
   } catch (error) {
     connectButton.disabled = false;
     connectionStatus.textContent = 'Not connected.';
-    showError(connectionProblem(error, target));
+    // A command that ended says why better than the HTTP error its endpoint gave.
+    const ended = await Promise.race([
+      command?.ended,
+      new Promise<undefined>((resolve) => setTimeout(resolve, 1_000)),
+    ]);
+    showError(
+      ended !== undefined
+        ? `Could not connect to ${target}: ${ended}`
+        : stdio
+          ? `Could not connect to ${target}: ${describeError(error)}`
+          : connectionProblem(error, target),
+    );
     await next.close().catch(() => {});
+    connection = undefined;
+    command?.stop();
     return;
   }
   client = next;
+  // A command has no URL for curl to reach.
+  byId('copy-call').hidden = stdio;
   connectionStatus.textContent = `Connected to ${target}: ${next.era} era (${next.protocolVersion}).`;
   setConnected(true);
+  history.addServer(record);
   const catalogue = await catalogueOf(next);
   renderCatalogue(catalogue, choose);
   if (catalogue.problems.length > 0) showError(catalogue.problems.join(' '));
@@ -167,9 +247,13 @@ async function disconnect(): Promise<void> {
   running?.abort.abort(new Error('disconnected'));
   const closing = client;
   client = undefined;
+  const command = connection?.command;
+  connection = undefined;
   setConnected(false);
   connectionStatus.textContent = 'Not connected.';
   await closing?.close().catch((error: unknown) => showError(describeError(error)));
+  // A command lives as long as the page reads its events.
+  command?.stop();
 }
 
 async function run(): Promise<void> {
@@ -195,6 +279,15 @@ async function run(): Promise<void> {
   stopButton.disabled = false;
   // The client this call runs on, even if the page disconnects meanwhile.
   const connected = client;
+  const record = connection!.record;
+  const remember = (outcome: string) =>
+    history.addCall({
+      server: record,
+      method: choice.method,
+      name: choice.label,
+      args,
+      outcome,
+    });
   try {
     const outcome = await choice.run(connected, args, abort.signal, (task) => entry.task(task));
     entry.finish(
@@ -211,8 +304,12 @@ async function run(): Promise<void> {
           }
         : outcome,
     );
+    remember(
+      outcome.kind === 'tool' && outcome.result.isError === true ? 'the tool failed' : 'done',
+    );
   } catch (error) {
     entry.fail(error);
+    remember(describeError(error));
   } finally {
     running = undefined;
     runButton.disabled = false;
@@ -230,5 +327,77 @@ callForm.addEventListener('submit', (event) => {
   void run();
 });
 stopButton.addEventListener('click', () => running?.abort.abort(new Error('stopped by the user')));
+
+const sameServer = (a: ServerRecord | undefined, b: ServerRecord) =>
+  a !== undefined && a.kind === b.kind && a.target === b.target && a.era === b.era;
+
+async function restoreServer(record: ServerRecord): Promise<void> {
+  if (client !== undefined) await disconnect();
+  fillConnectForm(record);
+  await connect();
+}
+
+/** Connect to the call's server when not connected to it, choose the call, fill its arguments. */
+async function restoreCall(record: CallRecord): Promise<void> {
+  if (client === undefined || !sameServer(connection?.record, record.server)) {
+    await restoreServer(record.server);
+  }
+  // In the list of its kind: a tool and a prompt may share a name.
+  const list = { 'tools/call': 'tools', 'prompts/get': 'prompts', 'resources/read': 'resources' };
+  const button = [
+    ...document.querySelectorAll<HTMLButtonElement>(`#${list[record.method]} button`),
+  ].find((candidate) => candidate.textContent === record.name);
+  if (client === undefined) return;
+  if (button === undefined) {
+    showError(`${record.server.target} no longer offers ${record.name}.`);
+    return;
+  }
+  button.click();
+  for (const [name, value] of Object.entries(record.args)) {
+    const control = callArguments.querySelector<HTMLInputElement>(`[name="${CSS.escape(name)}"]`);
+    if (control !== null) control.value = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+}
+
+const history = createHistory(
+  {
+    servers: byId<HTMLOListElement>('history-servers'),
+    calls: byId<HTMLOListElement>('history-calls'),
+    clear: byId<HTMLButtonElement>('clear-history'),
+  },
+  { server: (record) => void restoreServer(record), call: (record) => void restoreCall(record) },
+);
+
+/** The call the form describes, as curl against the server's real URL. */
+byId('copy-call').addEventListener('click', () => {
+  if (chosen === undefined) return;
+  if (connection?.realUrl === undefined) {
+    showError('A command over stdio has no URL to send curl to: copy works for HTTP servers.');
+    return;
+  }
+  const read = chosen.form.read();
+  if ('problem' in read) {
+    showError(read.problem);
+    return;
+  }
+  const request = callRequest(
+    chosen.choice.method,
+    chosen.choice.label,
+    read.values,
+    rawLog.latest(),
+  );
+  if (request === undefined) {
+    showError('A resource template is read by its filled-in URI: run it, then copy that request.');
+    return;
+  }
+  const auth = authorization.value.trim();
+  copy(
+    curlCommand({
+      url: connection.realUrl,
+      ...request,
+      ...(curlAuthorization.checked && auth !== '' ? { authorization: auth } : {}),
+    }),
+  );
+});
 
 void loadServers();
