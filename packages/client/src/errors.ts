@@ -20,6 +20,30 @@ export interface InputHandlerErrorData {
   round: number;
   /** The `inputRequests` key (modern) or the pushed request's id (handshake). */
   key: string;
+  /**
+   * How the message names the ask: the key in quotes (modern), or what the server asked
+   * (handshake: the elicitation's message, else the method), never a JSON-RPC id.
+   */
+  ask: string;
+}
+
+/** The longest question an error quotes; the rest is elided. */
+const MAX_QUOTED = 80;
+
+/**
+ * How errors name an ask. A modern key is chosen by the server's author and says what is asked;
+ * a handshake-era request's id is the transport's counter, meaningless to a reader, so there the
+ * ask is named by its message (an elicitation) or its method.
+ */
+export function askLabel(
+  request: { method: string; params?: unknown },
+  ctx: { era: string; key: string },
+): string {
+  if (ctx.era === 'modern') return `'${ctx.key}'`;
+  const message = (request.params as { message?: unknown } | undefined)?.message;
+  if (typeof message !== 'string' || message.trim() === '') return request.method;
+  const quoted = message.length > MAX_QUOTED ? `${message.slice(0, MAX_QUOTED - 1)}…` : message;
+  return JSON.stringify(quoted);
 }
 
 /**
@@ -36,7 +60,7 @@ export class InputHandlerError extends ParleyError<InputHandlerErrorData> {
         ? ''
         : ` for ${data.call.method} '${data.call.name}' (round ${data.round})`;
     const why = cause instanceof Error ? cause.message : String(cause);
-    super('internal', `${data.handler} failed to answer '${data.key}'${where}: ${why}`, {
+    super('internal', `${data.handler} failed to answer ${data.ask}${where}: ${why}`, {
       data,
       cause,
     });

@@ -9,7 +9,7 @@ import {
 } from '@parley/core';
 
 import { answerElicitation } from './elicitationAnswer.ts';
-import { InputHandlerError, type InputHandlerName } from './errors.ts';
+import { InputHandlerError, askLabel, type InputHandlerName } from './errors.ts';
 import { answerRoots, answerSampling } from './samplingAndRoots.ts';
 import type { ElicitationHandler, InputContext, RootsProvider, SamplingHandler } from './types.ts';
 
@@ -88,7 +88,7 @@ export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
       default:
         throw new ParleyError(
           'internal',
-          `The server sent an unknown input request '${String((request as { method?: unknown }).method)}' under '${ctx.key}'.`,
+          `The server sent an unknown input request '${String((request as { method?: unknown }).method)}' as ${askLabel(request, ctx)}.`,
         );
     }
   };
@@ -98,7 +98,13 @@ export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
       return await run();
     } catch (error) {
       throw new InputHandlerError(
-        { handler: HANDLER_OF[request.method], call: ctx.call, round: ctx.round, key: ctx.key },
+        {
+          handler: HANDLER_OF[request.method],
+          call: ctx.call,
+          round: ctx.round,
+          key: ctx.key,
+          ask: askLabel(request, ctx),
+        },
         error,
       );
     }
