@@ -104,7 +104,10 @@ export class Client implements AsyncDisposable {
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#target = resolveTarget(target);
     this.#options = resolveOptions(options, this.#target.kind);
-    this.#answer = createInputAnswerer(this.#options);
+    this.#answer = createInputAnswerer(this.#options, {
+      name: () => this.#connection?.sdk.getServerVersion()?.name ?? this.#target.label,
+      warn: this.#options.warn,
+    });
   }
 
   /** The negotiated protocol version; `undefined` until connected. */

@@ -67,6 +67,40 @@ export class InputHandlerError extends ParleyError<InputHandlerErrorData> {
   }
 }
 
+/** What an {@link UnreadableSchemaError} carries. */
+export interface UnreadableSchemaErrorData {
+  /** The server's name (its `serverInfo.name`, else the target). */
+  server: string;
+  /** The field that cannot be read; `undefined` when the schema as a whole cannot. */
+  field: string | undefined;
+  reason: string;
+  call: CallInfo | undefined;
+  round: number;
+  key: string;
+  /** How the message names the ask (see {@link InputHandlerErrorData.ask}). */
+  ask: string;
+}
+
+/**
+ * A server asked with a `requestedSchema` the client cannot read one way only (a field with no
+ * type and nothing to tell it, options that are not strings, a nested object…). The question is
+ * not put to the handler; the call stops, and a handshake-era server gets a `-32602` answer to
+ * its request. Schemas that are near the spec in a way with one reading are read instead, with
+ * a warning (`onWarning`).
+ */
+export class UnreadableSchemaError extends ParleyError<UnreadableSchemaErrorData> {
+  static override readonly brand: string = '@parley/client:UnreadableSchemaError';
+
+  constructor(data: UnreadableSchemaErrorData) {
+    const what = data.field === undefined ? 'it' : `field "${data.field}"`;
+    super(
+      'internal',
+      `Server "${data.server}" sent a requestedSchema the client cannot read, so ${data.ask} was not answered: ${what} ${data.reason}.`,
+      { data },
+    );
+  }
+}
+
 /**
  * `mode: 'modern'` met a server that speaks only the handshake era. Still an
  * {@link UnsupportedProtocolVersionError} (same `code` and `instanceof`), with a message that

@@ -4,10 +4,14 @@
  */
 
 export { Client } from './client.ts';
-export { InputHandlerError } from './errors.ts';
+export { InputHandlerError, UnreadableSchemaError } from './errors.ts';
 export { createOAuthProvider } from './http/oauthProvider.ts';
 export type { OAuthProviderOptions } from './http/oauthProvider.ts';
-export type { InputHandlerErrorData, InputHandlerName } from './errors.ts';
+export type {
+  InputHandlerErrorData,
+  InputHandlerName,
+  UnreadableSchemaErrorData,
+} from './errors.ts';
 export type {
   AuthorizationResponse,
   BearerToken,

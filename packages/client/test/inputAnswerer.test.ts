@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 
-import { InvalidAnswerError, UnsupportedCapabilityError, type InputRequest } from '@parley/core';
+import {
+  InvalidAnswerError,
+  UnsupportedCapabilityError,
+  type ElicitationSchema,
+  type InputRequest,
+} from '@parley/core';
 
 import { InputHandlerError } from '../src/errors.ts';
 import { capabilitiesFor, createInputAnswerer } from '../src/inputAnswerer.ts';
@@ -15,11 +20,11 @@ const ctx: InputContext = {
   signal: new AbortController().signal,
 };
 
-const quarterSchema = {
+const quarterSchema: ElicitationSchema = {
   type: 'object',
   properties: { quarter: { type: 'string' } },
   required: ['quarter'],
-} as const;
+};
 
 const askQuarter: InputRequest = {
   method: 'elicitation/create',
@@ -112,19 +117,22 @@ describe('createInputAnswerer', () => {
         throw new Error('no disk');
       },
     });
+    const requests: InputRequest[] = [
+      askQuarter,
+      { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+      { method: 'roots/list' },
+      {
+        method: 'elicitation/create',
+        params: {
+          message: `Pick ${'a very long question '.repeat(8)}`,
+          requestedSchema: quarterSchema,
+        },
+      },
+    ];
     const messages = await Promise.all(
-      [
-        askQuarter,
-        { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } as const,
-        { method: 'roots/list' } as const,
-        {
-          method: 'elicitation/create',
-          params: {
-            message: `Pick ${'a very long question '.repeat(8)}`,
-            requestedSchema: quarterSchema,
-          },
-        } as InputRequest,
-      ].map((request) => failing(request, handshake).catch((e: unknown) => (e as Error).message)),
+      requests.map((request) =>
+        failing(request, handshake).catch((e: unknown) => (e as Error).message),
+      ),
     );
     expect(messages).toEqual([
       'elicitationHandler failed to answer "Which quarter?" for prompts/get \'summarize\' (round 2): user closed the dialog',
