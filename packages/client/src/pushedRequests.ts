@@ -94,7 +94,8 @@ async function answerPushed(
     // own mistake as invalid params, with the reason, anything else as an internal error.
     for (const call of calls) call.fail(error);
     if (error instanceof UnreadableSchemaError) {
-      throw new ProtocolError(JSON_RPC_ERROR_CODES.invalidParams, error.message, error.data);
+      const { field, reason } = error.data ?? {};
+      throw new ProtocolError(JSON_RPC_ERROR_CODES.invalidParams, error.message, { field, reason });
     }
     throw error;
   } finally {

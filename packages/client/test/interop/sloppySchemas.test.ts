@@ -126,10 +126,14 @@ describe.each(['handshake', 'modern'] as const)('near-spec schemas (%s era)', (e
     if (era === 'handshake') {
       // The server heard an error answer to its request (invalid params), with the reason.
       const heard = JSON.parse(textOf(await client.callTool('last_heard'))) as {
-        error: { code: number; message: string };
+        error: { code: number; message: string; data: unknown };
       };
       expect(heard.error.code).toBe(-32602);
       expect(heard.error.message).toContain(UNREADABLE_REASON);
+      expect(heard.error.data).toEqual({
+        field: 'when',
+        reason: 'has no type, and no enum, oneOf, anyOf or items to tell it',
+      });
     }
   });
 });

@@ -198,8 +198,9 @@ export class LineTransport implements Transport {
     }
   }
 
+  /** Written alone, never held for a batch (even with the id of a batched request). */
   #refuse(reply: ErrorReply): void {
-    void this.send(reply.message as unknown as JSONRPCMessage);
+    void this.#write(`${replyJson(reply.message)}\n`);
   }
 
   readonly #onEnd = (): void => {
