@@ -104,7 +104,8 @@ export class Client implements AsyncDisposable {
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#target = resolveTarget(target);
     this.#options = resolveOptions(options, this.#target.kind);
-    this.#answer = createInputAnswerer(this.#options);
+    const name = (): string => this.#connection?.sdk.getServerVersion()?.name ?? this.#target.label;
+    this.#answer = createInputAnswerer(this.#options, { name, warn: this.#options.warn });
   }
 
   /** The negotiated protocol version; `undefined` until connected. */

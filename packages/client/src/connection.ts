@@ -24,6 +24,7 @@ import {
 import { modernUnavailable, unsupportedVersionData } from './errors.ts';
 import { DpopNonceError, WorkloadIdentityError } from './http/authErrors.ts';
 import { createHttpTransport } from './http/httpTransport.ts';
+import { carryPushedSchemas } from './pushedSchemas.ts';
 import { relayCreatedTasks } from './tasks/createdTasks.ts';
 import type { ResolvedHttpOptions } from './http/httpOptions.ts';
 import type { ResolvedTarget } from './targets.ts';
@@ -136,6 +137,7 @@ async function connectSdk(
   await sdk.connect(transport);
   const era: Era = sdk.getProtocolEra() === 'modern' ? 'modern' : 'handshake';
   if (era === 'modern') readMissingResultTypeAsComplete(transport);
+  else carryPushedSchemas(transport);
   relayCreatedTasks(transport, era);
   return {
     sdk,

@@ -20,6 +20,30 @@ export interface InputHandlerErrorData {
   round: number;
   /** The `inputRequests` key (modern) or the pushed request's id (handshake). */
   key: string;
+  /**
+   * How the message names the ask: the key in quotes (modern), or what the server asked
+   * (handshake: the elicitation's message, else the method), never a JSON-RPC id.
+   */
+  ask: string;
+}
+
+/** The longest question an error quotes; the rest is elided. */
+const MAX_QUOTED = 80;
+
+/**
+ * How errors name an ask. A modern key is chosen by the server's author and says what is asked;
+ * a handshake-era request's id is the transport's counter, meaningless to a reader, so there the
+ * ask is named by its message (an elicitation) or its method.
+ */
+export function askLabel(
+  request: { method: string; params?: unknown },
+  ctx: { era: string; key: string },
+): string {
+  if (ctx.era === 'modern') return `'${ctx.key}'`;
+  const message = (request.params as { message?: unknown } | undefined)?.message;
+  if (typeof message !== 'string' || message.trim() === '') return request.method;
+  const quoted = message.length > MAX_QUOTED ? `${message.slice(0, MAX_QUOTED - 1)}…` : message;
+  return JSON.stringify(quoted);
 }
 
 /**
@@ -36,10 +60,44 @@ export class InputHandlerError extends ParleyError<InputHandlerErrorData> {
         ? ''
         : ` for ${data.call.method} '${data.call.name}' (round ${data.round})`;
     const why = cause instanceof Error ? cause.message : String(cause);
-    super('internal', `${data.handler} failed to answer '${data.key}'${where}: ${why}`, {
+    super('internal', `${data.handler} failed to answer ${data.ask}${where}: ${why}`, {
       data,
       cause,
     });
+  }
+}
+
+/** What an {@link UnreadableSchemaError} carries. */
+export interface UnreadableSchemaErrorData {
+  /** The server's name (its `serverInfo.name`, else the target). */
+  server: string;
+  /** The field that cannot be read; `undefined` when the schema as a whole cannot. */
+  field: string | undefined;
+  reason: string;
+  call: CallInfo | undefined;
+  round: number;
+  key: string;
+  /** How the message names the ask (see {@link InputHandlerErrorData.ask}). */
+  ask: string;
+}
+
+/**
+ * A server asked with a `requestedSchema` the client cannot read one way only (a field with no
+ * type and nothing to tell it, options that are not strings, a nested object…). The question is
+ * not put to the handler; the call stops, and a handshake-era server gets a `-32602` answer to
+ * its request. Schemas that are near the spec in a way with one reading are read instead, with
+ * a warning (`onWarning`).
+ */
+export class UnreadableSchemaError extends ParleyError<UnreadableSchemaErrorData> {
+  static override readonly brand: string = '@parley/client:UnreadableSchemaError';
+
+  constructor(data: UnreadableSchemaErrorData) {
+    const what = data.field === undefined ? 'it' : `field "${data.field}"`;
+    super(
+      'internal',
+      `Server "${data.server}" sent a requestedSchema the client cannot read, so ${data.ask} was not answered: ${what} ${data.reason}.`,
+      { data },
+    );
   }
 }
 

@@ -6,7 +6,7 @@
 export { Client } from './client.ts';
 export { explainConnectionFailure } from './connectionFailure.ts';
 export type { ConnectionFailureOptions } from './connectionFailure.ts';
-export { InputHandlerError } from './errors.ts';
+export { InputHandlerError, UnreadableSchemaError } from './errors.ts';
 export { createOAuthProvider } from './http/oauthProvider.ts';
 export type { OAuthProviderOptions } from './http/oauthProvider.ts';
 export { createWorkloadIdentityProvider } from './http/workloadIdentity.ts';
@@ -14,7 +14,11 @@ export type { WorkloadIdentityOptions } from './http/workloadIdentity.ts';
 export type { DpopOption } from './http/dpop.ts';
 export { DpopNonceError, WorkloadIdentityError } from './http/authErrors.ts';
 export type { DpopNonceErrorData, WorkloadIdentityErrorData } from './http/authErrors.ts';
-export type { InputHandlerErrorData, InputHandlerName } from './errors.ts';
+export type {
+  InputHandlerErrorData,
+  InputHandlerName,
+  UnreadableSchemaErrorData,
+} from './errors.ts';
 export type {
   AuthorizationResponse,
   BearerToken,

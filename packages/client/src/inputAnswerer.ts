@@ -4,12 +4,20 @@ import {
   UnsupportedCapabilityError,
   requiredCapabilities,
   type ClientCapabilities,
+  type ElicitFormParams,
+  type ElicitUrlParams,
   type InputRequest,
   type InputResponse,
 } from '@parley/core';
 
 import { answerElicitation } from './elicitationAnswer.ts';
-import { InputHandlerError, type InputHandlerName } from './errors.ts';
+import {
+  InputHandlerError,
+  UnreadableSchemaError,
+  askLabel,
+  type InputHandlerName,
+} from './errors.ts';
+import { UnreadableField, readRequestedSchema } from './receivedSchema.ts';
 import { answerRoots, answerSampling } from './samplingAndRoots.ts';
 import type { ElicitationHandler, InputContext, RootsProvider, SamplingHandler } from './types.ts';
 
@@ -70,15 +78,71 @@ function missingHandler(request: InputRequest): UnsupportedCapabilityError {
   );
 }
 
-/** The answerer for a set of handlers. */
-export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
+/** Who asked, and where warnings about what they sent go. */
+export interface AskingServer {
+  /** The server's name: its `serverInfo.name`, else the target. */
+  name(): string;
+  warn(message: string): void;
+}
+
+const UNNAMED_SERVER: AskingServer = { name: () => 'the server', warn: () => {} };
+
+/** The most distinct warnings one client remembers having given (each is given once). */
+const MAX_REMEMBERED_WARNINGS = 256;
+
+/**
+ * The params with the requested schema as the one reading makes it (see `receivedSchema.ts`),
+ * each correction warned about once; a schema with no one reading is the server's error.
+ */
+function readParams(
+  params: ElicitFormParams | ElicitUrlParams,
+  ctx: InputContext,
+  request: InputRequest,
+  server: AskingServer,
+  warned: Set<string>,
+): ElicitFormParams | ElicitUrlParams {
+  if (params.mode === 'url') return params;
+  try {
+    const { schema, defects } = readRequestedSchema(params.requestedSchema);
+    for (const defect of defects) {
+      const warning = `server "${server.name()}" sent ${defect}`;
+      if (warned.has(warning)) continue;
+      if (warned.size < MAX_REMEMBERED_WARNINGS) warned.add(warning);
+      server.warn(warning);
+    }
+    return defects.length === 0 ? params : { ...params, requestedSchema: schema };
+  } catch (error) {
+    if (!(error instanceof UnreadableField)) throw error;
+    throw new UnreadableSchemaError({
+      server: server.name(),
+      field: error.field,
+      reason: error.reason,
+      call: ctx.call,
+      round: ctx.round,
+      key: ctx.key,
+      ask: askLabel(request, ctx),
+    });
+  }
+}
+
+/**
+ * The answerer for a set of handlers. `server` names who asks in warnings and errors about the
+ * schemas it sends.
+ */
+export function createInputAnswerer(
+  handlers: InputHandlers,
+  server: AskingServer = UNNAMED_SERVER,
+): InputAnswerer {
+  const warned = new Set<string>();
   /** The handler call for `request`, after checking one exists (that failure is not the handler's). */
   const prepare = (request: InputRequest, ctx: InputContext): (() => Promise<InputResponse>) => {
     const { elicitationHandler, samplingHandler, roots } = handlers;
     switch (request.method) {
-      case 'elicitation/create':
+      case 'elicitation/create': {
         if (!elicitationHandler) throw missingHandler(request);
-        return () => answerElicitation(elicitationHandler, request.params, ctx);
+        const params = readParams(request.params, ctx, request, server, warned);
+        return () => answerElicitation(elicitationHandler, params, ctx);
+      }
       case 'sampling/createMessage':
         if (!samplingHandler) throw missingHandler(request);
         return () => answerSampling(samplingHandler, request.params, ctx);
@@ -88,7 +152,7 @@ export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
       default:
         throw new ParleyError(
           'internal',
-          `The server sent an unknown input request '${String((request as { method?: unknown }).method)}' under '${ctx.key}'.`,
+          `The server sent an unknown input request '${String((request as { method?: unknown }).method)}' as ${askLabel(request, ctx)}.`,
         );
     }
   };
@@ -98,7 +162,13 @@ export function createInputAnswerer(handlers: InputHandlers): InputAnswerer {
       return await run();
     } catch (error) {
       throw new InputHandlerError(
-        { handler: HANDLER_OF[request.method], call: ctx.call, round: ctx.round, key: ctx.key },
+        {
+          handler: HANDLER_OF[request.method],
+          call: ctx.call,
+          round: ctx.round,
+          key: ctx.key,
+          ask: askLabel(request, ctx),
+        },
         error,
       );
     }

@@ -31,6 +31,7 @@ export interface ResolvedOptions {
   maxRounds: number;
   timeoutMs: number;
   onRound: ((event: RoundEvent) => void) | undefined;
+  warn: (message: string) => void;
   onElicitationComplete: ((elicitationId: string) => void) | undefined;
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
@@ -44,6 +45,21 @@ export const DEFAULT_MAX_ROUNDS = 10;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** The longest delay a timer takes (larger values fire at once). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Where warnings go: `onWarning` (what it throws ignored), or a line on stderr. */
+function warningsTo(onWarning: ((message: string) => void) | undefined): (message: string) => void {
+  if (onWarning === undefined) {
+    // eslint-disable-next-line no-console -- a client's default log is stderr, as a server's
+    return (message) => console.warn(`[parley] warning: ${message}`);
+  }
+  return (message) => {
+    try {
+      onWarning(message);
+    } catch {
+      // An observer must not break the request it observes.
+    }
+  };
+}
 
 const MODES: ReadonlySet<unknown> = new Set(['auto', 'modern', 'handshake']);
 
@@ -155,6 +171,7 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
     'maxRounds',
     'timeoutMs',
     'onRound',
+    'onWarning',
     'onElicitationComplete',
     'auth',
     'headers',
@@ -200,6 +217,7 @@ export function resolveOptions(
         ? DEFAULT_TIMEOUT_MS
         : checkTimeout('Client', options.timeoutMs),
     onRound: checkFunction('onRound', options.onRound),
+    warn: warningsTo(checkFunction('onWarning', options.onWarning)),
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
     http: resolveHttpOptions(options, targetKind),
     tasks: checkBoolean('tasks', options.tasks, true),

@@ -2,7 +2,9 @@ import { JSON_RPC_ERROR_CODES, type InputRequest, type InputResponse } from '@pa
 import { ProtocolError, type Client as McpClient } from '@modelcontextprotocol/client';
 
 import type { CallRegistry, CallState } from './callState.ts';
+import { UnreadableSchemaError } from './errors.ts';
 import type { InputAnswerer, InputHandlers } from './inputAnswerer.ts';
+import { receivedParams } from './pushedSchemas.ts';
 import type { RoundEvent } from './types.ts';
 
 /**
@@ -88,8 +90,13 @@ async function answerPushed(
     }
     return answer;
   } catch (error) {
-    // The call fails with the handler's error; the server gets an error for its request.
+    // The call fails with the handler's error; the server gets an error for its request: its
+    // own mistake as invalid params, with the reason, anything else as an internal error.
     for (const call of calls) call.fail(error);
+    if (error instanceof UnreadableSchemaError) {
+      const { field, reason } = error.data ?? {};
+      throw new ProtocolError(JSON_RPC_ERROR_CODES.invalidParams, error.message, { field, reason });
+    }
     throw error;
   } finally {
     for (const release of resume) release();
@@ -107,7 +114,7 @@ export function registerPushedRequests(
     ctx: { mcpReq: { id: string | number; signal: AbortSignal } },
   ): Promise<InputResponse> =>
     answerPushed(
-      { method: request.method, params: request.params ?? {} } as InputRequest,
+      { method: request.method, params: receivedParams(request.params ?? {}) } as InputRequest,
       String(ctx.mcpReq.id),
       ctx.mcpReq.signal,
       context,

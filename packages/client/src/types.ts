@@ -182,6 +182,13 @@ export interface ClientOptions {
   /** Called after each answered round. Exceptions it throws are ignored. */
   onRound?: (event: RoundEvent) => void;
   /**
+   * Warnings about what a server sent that the client read although it is off the spec: a
+   * `requestedSchema` near the spec with one reading (a multi-select without `items.type`, a
+   * select without `type`, a bound as a numeric string…), naming the server and the defect, each
+   * given once. Default: one line on stderr. Exceptions it throws are ignored.
+   */
+  onWarning?: (message: string) => void;
+  /**
    * Handshake era: the server says a URL elicitation is done
    * (`notifications/elicitation/complete`). Exceptions it throws are ignored.
    */

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
 
-import { InvalidAnswerError, UnsupportedCapabilityError, type InputRequest } from '@parley/core';
+import {
+  InvalidAnswerError,
+  UnsupportedCapabilityError,
+  type ElicitationSchema,
+  type InputRequest,
+} from '@parley/core';
 
 import { InputHandlerError } from '../src/errors.ts';
 import { capabilitiesFor, createInputAnswerer } from '../src/inputAnswerer.ts';
@@ -15,16 +20,15 @@ const ctx: InputContext = {
   signal: new AbortController().signal,
 };
 
+const quarterSchema: ElicitationSchema = {
+  type: 'object',
+  properties: { quarter: { type: 'string' } },
+  required: ['quarter'],
+};
+
 const askQuarter: InputRequest = {
   method: 'elicitation/create',
-  params: {
-    message: 'Which quarter?',
-    requestedSchema: {
-      type: 'object',
-      properties: { quarter: { type: 'string' } },
-      required: ['quarter'],
-    },
-  },
+  params: { message: 'Which quarter?', requestedSchema: quarterSchema },
 };
 
 describe('capabilitiesFor', () => {
@@ -85,6 +89,7 @@ describe('createInputAnswerer', () => {
       call: { method: 'prompts/get', name: 'summarize' },
       round: 2,
       key: 'quarter',
+      ask: "'quarter'",
     });
     expect((error as InputHandlerError).cause).toBe(thrown);
 
@@ -92,5 +97,49 @@ describe('createInputAnswerer', () => {
     const invalid = await wrong(askQuarter, ctx).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(InputHandlerError);
     expect((invalid as Error).cause).toBeInstanceOf(InvalidAnswerError);
+  });
+
+  test('a handshake-era ask is named by its message or method, never by its JSON-RPC id', async () => {
+    const handshake: InputContext = {
+      ...ctx,
+      era: 'handshake',
+      protocolVersion: '2025-11-25',
+      key: '14',
+    };
+    const failing = createInputAnswerer({
+      elicitationHandler: () => {
+        throw new Error('user closed the dialog');
+      },
+      samplingHandler: () => {
+        throw new Error('model offline');
+      },
+      roots: () => {
+        throw new Error('no disk');
+      },
+    });
+    const requests: InputRequest[] = [
+      askQuarter,
+      { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+      { method: 'roots/list' },
+      {
+        method: 'elicitation/create',
+        params: {
+          message: `Pick ${'a very long question '.repeat(8)}`,
+          requestedSchema: quarterSchema,
+        },
+      },
+    ];
+    const messages = await Promise.all(
+      requests.map((request) =>
+        failing(request, handshake).catch((e: unknown) => (e as Error).message),
+      ),
+    );
+    expect(messages).toEqual([
+      'elicitationHandler failed to answer "Which quarter?" for prompts/get \'summarize\' (round 2): user closed the dialog',
+      "samplingHandler failed to answer sampling/createMessage for prompts/get 'summarize' (round 2): model offline",
+      "roots failed to answer roots/list for prompts/get 'summarize' (round 2): no disk",
+      `elicitationHandler failed to answer "Pick ${'a very long question '.repeat(8).slice(0, 74)}…" for prompts/get 'summarize' (round 2): user closed the dialog`,
+    ]);
+    for (const message of messages) expect(message).not.toContain("'14'");
   });
 });

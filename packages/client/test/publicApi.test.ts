@@ -18,6 +18,7 @@ test('the public API is exactly this', () => {
     'RoundsExceededError',
     'TaskCancelledError',
     'UnauthorizedError',
+    'UnreadableSchemaError',
     'UnsupportedCapabilityError',
     'UnsupportedProtocolVersionError',
     'UrlElicitationRequiredError',

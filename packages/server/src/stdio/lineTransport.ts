@@ -6,12 +6,14 @@ import { isRecord } from '@parley/core';
 import { replyJson } from '../modern/encode.ts';
 import { errorReply, idOf, type ErrorReply } from '../modern/errorReply.ts';
 import type { JsonRpcOut } from '../modern/messages.ts';
+import { StdioBatches } from './stdioBatches.ts';
 
 /**
  * MCP over stdio: one JSON-RPC message per line. A line that is not one gets its JSON-RPC error
  * (`-32700` not JSON, `-32600` not a JSON-RPC message, or too long) and the server reads on:
  * nothing a client writes can stop it, and a line too long to keep is dropped as it arrives,
- * never buffered whole.
+ * never buffered whole. A line that is a batch is served on the revision that allows batches and
+ * refused on the others (see `stdioBatches.ts`).
  */
 
 /** The longest line kept (the HTTP body limit's default). */
@@ -48,6 +50,9 @@ export class LineTransport implements Transport {
   /** Dropping the rest of a line that was too long. */
   #skipping = false;
   #closed = false;
+  /** The revision the session negotiated (`initialize`); batches depend on it. */
+  #revision: string | undefined;
+  readonly #batches = new StdioBatches();
 
   constructor(input: Readable, output: Writable, options: { maxLineBytes?: number } = {}) {
     this.#input = input;
@@ -64,10 +69,24 @@ export class LineTransport implements Transport {
     this.#output.on('error', this.#onOutputError);
   }
 
+  setProtocolVersion = (version: string): void => {
+    this.#revision = version;
+  };
+
   async send(message: JSONRPCMessage): Promise<void> {
+    const batched = this.#batches.answer(message);
+    if (batched === undefined) return this.#write(`${replyJson(message as JsonRpcOut)}\n`);
+    if (batched.length > 0) await this.#writeBatch(batched);
+  }
+
+  /** A batch's answers, as one JSON array on one line. */
+  #writeBatch(answers: JsonRpcOut[]): Promise<void> {
+    return this.#write(`[${answers.map((answer) => replyJson(answer)).join(',')}]\n`);
+  }
+
+  async #write(line: string): Promise<void> {
     if (this.#closed) return;
     // As over HTTP: an asking round's sealed state is written in as it is, not scanned.
-    const line = `${replyJson(message as JsonRpcOut)}\n`;
     if (!this.#output.write(line)) {
       await new Promise<void>((resolve) => {
         const go = () => {
@@ -142,6 +161,10 @@ export class LineTransport implements Transport {
       this.#refuse(errorReply('parseError', 'Parse error: the line is not JSON'));
       return;
     }
+    if (Array.isArray(message)) {
+      this.#takeBatch(message);
+      return;
+    }
     const problem = problemOf(message);
     if (problem !== undefined) {
       // A response or a notification is not answered, even when it is wrong.
@@ -151,6 +174,23 @@ export class LineTransport implements Transport {
       );
       return;
     }
+    this.#deliver(message);
+  }
+
+  #takeBatch(entries: unknown[]): void {
+    const intake = this.#batches.take(entries, this.#revision, problemOf);
+    if ('refused' in intake) {
+      void this.#write(`${replyJson(intake.refused)}\n`);
+      return;
+    }
+    for (const message of intake.messages) this.#deliver(message);
+    if (intake.done && intake.answers.length > 0) void this.#writeBatch(intake.answers);
+  }
+
+  #deliver(message: unknown): void {
+    // A cancelled request is not answered: its batch stops waiting for it.
+    const settled = this.#batches.cancelled(message);
+    if (settled !== undefined && settled.length > 0) void this.#writeBatch(settled);
     try {
       this.onmessage?.(message as JSONRPCMessage);
     } catch (error) {
@@ -158,8 +198,9 @@ export class LineTransport implements Transport {
     }
   }
 
+  /** Written alone, never held for a batch (even with the id of a batched request). */
   #refuse(reply: ErrorReply): void {
-    void this.send(reply.message as unknown as JSONRPCMessage);
+    void this.#write(`${replyJson(reply.message)}\n`);
   }
 
   readonly #onEnd = (): void => {
