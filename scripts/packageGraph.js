@@ -25,6 +25,11 @@ export const packageGraph = {
     internalEntries: ['@parley/state-sealing/internal', '@parley/forms/mcp-app'],
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
+  // The downstream side is a ParleyServer, the upstream side a Parley Client.
+  proxy: {
+    parley: ['core', 'client', 'server'],
+    external: ['@modelcontextprotocol/client'],
+  },
   redis: {
     parley: ['core', 'server'],
     external: ['@modelcontextprotocol/server'],

@@ -15,6 +15,7 @@ export type {
   ClientAuth,
   CallMethod,
   CallOptions,
+  CallProgress,
   ClientMode,
   ClientOptions,
   ClientTarget,

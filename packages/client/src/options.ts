@@ -19,6 +19,7 @@ import type {
   RoundEvent,
   SamplingHandler,
   TaskHandle,
+  CallProgress,
 } from './types.ts';
 
 /** Client options with defaults applied, checked once at construction. */
@@ -168,7 +169,13 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
       'use maxRounds: the same bound, by the same name as the per-call option it defaults',
   },
 );
-const CALL_OPTIONS = optionKeys<CallOptions>()(['maxRounds', 'signal', 'timeoutMs', 'onTask']);
+const CALL_OPTIONS = optionKeys<CallOptions>()([
+  'maxRounds',
+  'signal',
+  'timeoutMs',
+  'onTask',
+  'onProgress',
+]);
 
 /** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
 export function resolveOptions(
@@ -218,17 +225,21 @@ export function resolveCallOptions(
   timeoutMs: number;
   signal: AbortSignal | undefined;
   onTask: ((task: TaskHandle) => void) | undefined;
+  onProgress: ((progress: CallProgress) => void) | undefined;
 } {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object.`);
   }
   checkOptionKeys(api, 'options', options, CALL_OPTIONS);
-  const { maxRounds, timeoutMs, signal, onTask } = options;
+  const { maxRounds, timeoutMs, signal, onTask, onProgress } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`${api}: signal must be an AbortSignal.`);
   }
   if (onTask !== undefined && typeof onTask !== 'function') {
     throw new TypeError(`${api}: onTask must be a function.`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${api}: onProgress must be a function.`);
   }
   return {
     maxRounds:
@@ -236,5 +247,6 @@ export function resolveCallOptions(
     timeoutMs: timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(api, timeoutMs),
     signal,
     onTask,
+    onProgress,
   };
 }

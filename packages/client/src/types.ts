@@ -246,6 +246,18 @@ export interface CallOptions {
    * final result, as if the call had been synchronous.
    */
   onTask?: (task: TaskHandle) => void;
+  /**
+   * Called with each `notifications/progress` the server sends for this call (the client asks
+   * for them with a progress token). Exceptions it throws are ignored.
+   */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/** One progress notification of a call. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What the client knows of a task at one moment: the task as the server last described it. */
