@@ -17,7 +17,8 @@ export const packageGraph = {
   schema: { parley: ['core'], external: [], noSchemaLibrary: true },
   middleware: { parley: ['core'], external: [] },
   client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
-  cli: { parley: ['client', 'core', 'schema'], external: [] },
+  // `parley proxy` loads @parley/proxy on demand.
+  cli: { parley: ['client', 'core', 'schema', 'proxy'], external: [] },
   server: {
     parley: ['core', 'schema', 'state-sealing', 'middleware', 'forms'],
     external: ['@modelcontextprotocol/server', '@modelcontextprotocol/ext-apps'],

@@ -23,7 +23,7 @@ export interface Downstream {
 export function downstreamClient(
   url: string,
   mode: ClientMode,
-  answer: (message: string) => ElicitationAnswer = (message) =>
+  answer: (message: string) => ElicitationAnswer | Promise<ElicitationAnswer> = (message) =>
     ANSWERS[message] ?? { action: 'decline' },
 ): Downstream {
   const rounds: RoundEvent[] = [];
