@@ -53,6 +53,7 @@ export default defineConfig({
           { text: 'The client', link: '/guide/client' },
           { text: 'Forms in the browser', link: '/guide/forms' },
           { text: 'The playground', link: '/guide/playground' },
+          { text: 'Proxy', link: '/guide/proxy' },
           { text: 'Deployment', link: '/guide/deployment' },
           { text: 'Errors', link: '/guide/errors' },
           { text: 'Telemetry', link: '/guide/telemetry' },

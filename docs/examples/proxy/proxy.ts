@@ -16,7 +16,9 @@ export async function startProxy(
     server: {
       // The downstream ParleyServer's options. One key ring for every replica (and across
       // restarts): a round that reaches a proxy without its held call is told so clearly.
-      requestStateSecurity: { keys: [process.env['REQUEST_STATE_KEY'] ?? ''] },
+      requestStateSecurity: {
+        keys: [process.env['REQUEST_STATE_KEY'] ?? ''],
+      },
     },
   });
   // Lists what the upstream offers, then serves it: both eras, one endpoint.

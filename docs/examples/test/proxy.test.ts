@@ -24,18 +24,24 @@ beforeAll(async () => {
     name: 'travel',
     requestStateSecurity: { allowEphemeralKeys: true },
   });
-  travel.tool('book', { description: 'Asks where to' }, async (_args, ctx) => {
-    runs += 1;
-    const where = await ctx.ask(
-      'city',
-      elicitRequest('Where to?', {
-        type: 'object',
-        properties: { city: { type: 'string' } },
-        required: ['city'],
-      }),
-    );
-    return where.action === 'accept' ? `Booked ${where.data.city}` : 'No trip';
-  });
+  travel.tool(
+    'book',
+    { description: 'Asks where to' },
+    async (_args, ctx) => {
+      runs += 1;
+      const where = await ctx.ask(
+        'city',
+        elicitRequest('Where to?', {
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+        }),
+      );
+      return where.action === 'accept'
+        ? `Booked ${where.data.city}`
+        : 'No trip';
+    },
+  );
   upstream = await travel.run({ transport: 'http', port: 0 });
 });
 afterAll(async () => {
@@ -43,7 +49,8 @@ afterAll(async () => {
 });
 
 test('ParleyProxy over HTTP: a modern client, a modern upstream', async () => {
-  process.env['REQUEST_STATE_KEY'] = 'docs-example-key-ring-of-at-least-32-bytes';
+  process.env['REQUEST_STATE_KEY'] =
+    'docs-example-key-ring-of-at-least-32-bytes';
   const running = await startProxy(upstream.url!, 0);
   try {
     await using client = new Client(running.url!, {
@@ -84,9 +91,9 @@ describe.each([
       'tsx',
       `${repoRoot}packages/cli/src/main.ts`,
     ];
-    const rest = args.slice(2).map((word) =>
-      word.startsWith('https://') ? upstream.url! : word,
-    );
+    const rest = args
+      .slice(2)
+      .map((word) => (word.startsWith('https://') ? upstream.url! : word));
     await using host = new Client(
       {
         command: process.execPath,

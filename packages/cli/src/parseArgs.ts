@@ -48,7 +48,12 @@ export type CliCommand =
       args: ArgumentSpec;
     } & CommonFlags)
   | ({ kind: 'read'; target: ServerTarget; uri: string } & CommonFlags)
-  | ({ kind: 'proxy'; target: ServerTarget; serve: ProxyServe; heldCallTimeoutMs?: number } & CommonFlags);
+  | ({
+      kind: 'proxy';
+      target: ServerTarget;
+      serve: ProxyServe;
+      heldCallTimeoutMs?: number;
+    } & CommonFlags);
 
 /** Where `parley proxy` serves its downstream client: stdio (default), or HTTP. */
 export type ProxyServe = { kind: 'stdio' } | { kind: 'http'; host: string; port: number };
@@ -128,9 +133,7 @@ function readProxy(
     kind: 'proxy',
     target,
     serve: readServe(values.port, values.host),
-    ...(held === undefined
-      ? {}
-      : { heldCallTimeoutMs: readTimeout(held, '--held-timeout') }),
+    ...(held === undefined ? {} : { heldCallTimeoutMs: readTimeout(held, '--held-timeout') }),
     ...flags,
   };
 }

@@ -60,7 +60,10 @@ export class HeldCall {
         // Asks of one upstream round arrive one after another in the same turn: take them all.
         await new Promise((resolve) => setImmediate(resolve));
         if (this.#outcome !== undefined) return this.#outcome;
-        return { kind: 'asks', asks: [...this.#pending.values()].map(({ key, request }) => ({ key, request })) };
+        return {
+          kind: 'asks',
+          asks: [...this.#pending.values()].map(({ key, request }) => ({ key, request })),
+        };
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;

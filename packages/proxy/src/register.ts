@@ -111,22 +111,33 @@ export async function registerUpstream(
       ...(prompt.description === undefined ? {} : { description: prompt.description }),
       ...(prompt._meta === undefined ? {} : { _meta: prompt._meta }),
     };
-    server.prompt(prompt.name, options as never, async (args: unknown, ctx) =>
-      (await relay(ctx, deps, (client, options) =>
-        client.getPrompt(prompt.name, args as Record<string, string>, options),
-      )) as never,
+    server.prompt(
+      prompt.name,
+      options as never,
+      async (args: unknown, ctx) =>
+        (await relay(ctx, deps, (client, options) =>
+          client.getPrompt(prompt.name, args as Record<string, string>, options),
+        )) as never,
     );
   }
   for (const resource of resources) {
-    server.resource(resource.uri, resourceOptions(resource), async (_uri, ctx) =>
-      (await relay(ctx, deps, (client, options) =>
-        client.readResource(resource.uri, options),
-      )) as never,
+    server.resource(
+      resource.uri,
+      resourceOptions(resource),
+      async (_uri, ctx) =>
+        (await relay(ctx, deps, (client, options) =>
+          client.readResource(resource.uri, options),
+        )) as never,
     );
   }
   for (const template of templates) {
-    server.resourceTemplate(template.uriTemplate, resourceOptions(template), async (uri, _v, ctx) =>
-      (await relay(ctx, deps, (client, options) => client.readResource(uri.href, options))) as never,
+    server.resourceTemplate(
+      template.uriTemplate,
+      resourceOptions(template),
+      async (uri, _v, ctx) =>
+        (await relay(ctx, deps, (client, options) =>
+          client.readResource(uri.href, options),
+        )) as never,
     );
   }
 }

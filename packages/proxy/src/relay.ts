@@ -43,7 +43,10 @@ function open(ctx: Context, deps: RelayDeps, request: UpstreamRequest): string {
       request(client, {
         signal: call.signal,
         onProgress: ({ progress, total, message }) => {
-          void progressTo.get(call)?.reportProgress(progress, total, message).catch(() => {});
+          void progressTo
+            .get(call)
+            ?.reportProgress(progress, total, message)
+            .catch(() => {});
         },
       }),
     ),

@@ -47,8 +47,7 @@ describe('held calls', () => {
         asked = true;
         return { name: 'Ada' };
       },
-      fetch: (input, init) =>
-        fetch(asked ? String(input).replace(a.url!, b.url!) : input, init),
+      fetch: (input, init) => fetch(asked ? String(input).replace(a.url!, b.url!) : input, init),
     });
     await routed.connect();
     const error = await routed.callTool('greet').catch((caught: unknown) => caught);

@@ -37,7 +37,11 @@ export function downstreamClient(
     samplingHandler: (messages) => {
       const first = messages[0]?.content;
       const text = first !== undefined && 'text' in first ? first.text : '?';
-      return { role: 'assistant', content: { type: 'text', text: `summary of "${text}"` }, model: 'test' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `summary of "${text}"` },
+        model: 'test',
+      };
     },
     roots: [{ uri: 'file:///work', name: 'work' }],
     onRound: (event) => rounds.push(event),

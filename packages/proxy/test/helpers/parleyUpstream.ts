@@ -73,9 +73,7 @@ export function buildParleyUpstream(seen: UpstreamSeen): ParleyServer {
       summary: sampleRequest('Summarize the day', { maxTokens: 50 }),
       roots: rootsRequest(),
     });
-    const said = Array.isArray(summary.content)
-      ? '?'
-      : (summary.content as { text?: string }).text;
+    const said = Array.isArray(summary.content) ? '?' : (summary.content as { text?: string }).text;
     return `${said} | ${roots.map((root) => root.uri).join(',')}`;
   });
   mcp.tool('fail', { description: 'A JSON-RPC error' }, () => {

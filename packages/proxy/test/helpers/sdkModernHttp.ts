@@ -31,61 +31,70 @@ export type Entries = Record<string, number>;
 function build(entries: Entries): McpServer {
   const server = new McpServer({ name: 'raw-sdk-modern', version: '2.4.0' });
   const entered = (name: string) => (entries[name] = (entries[name] ?? 0) + 1);
-  server.registerTool('book_trip', { description: 'Two rounds, state in requestState' }, async (ctx) => {
-    entered('book_trip');
-    const state = ctx.mcpReq.requestState<string>();
-    if (state === undefined) {
-      const answered = inputResponse(ctx.mcpReq.inputResponses, 'where');
-      if (answered.kind === 'elicit' && answered.action !== 'accept') {
-        return text(`no trip (${answered.action})`);
-      }
-      const where = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, 'where');
-      if (where === undefined) {
+  server.registerTool(
+    'book_trip',
+    { description: 'Two rounds, state in requestState' },
+    async (ctx) => {
+      entered('book_trip');
+      const state = ctx.mcpReq.requestState<string>();
+      if (state === undefined) {
+        const answered = inputResponse(ctx.mcpReq.inputResponses, 'where');
+        if (answered.kind === 'elicit' && answered.action !== 'accept') {
+          return text(`no trip (${answered.action})`);
+        }
+        const where = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, 'where');
+        if (where === undefined) {
+          return inputRequired({
+            inputRequests: {
+              where: inputRequired.elicit({ message: 'Where to?', requestedSchema: field('name') }),
+            },
+          });
+        }
         return inputRequired({
           inputRequests: {
-            where: inputRequired.elicit({ message: 'Where to?', requestedSchema: field('name') }),
+            when: inputRequired.elicit({
+              message: `When to ${where.name}?`,
+              requestedSchema: field('name'),
+            }),
+          },
+          requestState: where.name,
+        });
+      }
+      const when = inputResponse(ctx.mcpReq.inputResponses, 'when');
+      if (when.kind !== 'elicit' || when.action !== 'accept')
+        return text(`no date (${when.kind === 'elicit' ? when.action : when.kind})`);
+      return text(`Trip to ${state} on ${String(when.content?.name)}`);
+    },
+  );
+  server.registerTool(
+    'survey',
+    { description: 'A form, sampling and roots in one round' },
+    async (ctx) => {
+      entered('survey');
+      const responses = ctx.mcpReq.inputResponses;
+      const purpose = inputResponse(responses, 'purpose');
+      const roots = inputResponse(responses, 'roots');
+      const summary = inputResponse(responses, 'summary');
+      if (purpose.kind !== 'elicit' || roots.kind !== 'roots' || summary.kind !== 'sampling') {
+        return inputRequired({
+          inputRequests: {
+            purpose: inputRequired.elicit({ message: 'Purpose?', requestedSchema: field('name') }),
+            roots: inputRequired.listRoots(),
+            summary: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the day' } }],
+              maxTokens: 20,
+            }),
           },
         });
       }
-      return inputRequired({
-        inputRequests: {
-          when: inputRequired.elicit({
-            message: `When to ${where.name}?`,
-            requestedSchema: field('name'),
-          }),
-        },
-        requestState: where.name,
-      });
-    }
-    const when = inputResponse(ctx.mcpReq.inputResponses, 'when');
-    if (when.kind !== 'elicit' || when.action !== 'accept') return text(`no date (${when.kind === 'elicit' ? when.action : when.kind})`);
-    return text(`Trip to ${state} on ${String(when.content?.name)}`);
-  });
-  server.registerTool('survey', { description: 'A form, sampling and roots in one round' }, async (ctx) => {
-    entered('survey');
-    const responses = ctx.mcpReq.inputResponses;
-    const purpose = inputResponse(responses, 'purpose');
-    const roots = inputResponse(responses, 'roots');
-    const summary = inputResponse(responses, 'summary');
-    if (purpose.kind !== 'elicit' || roots.kind !== 'roots' || summary.kind !== 'sampling') {
-      return inputRequired({
-        inputRequests: {
-          purpose: inputRequired.elicit({ message: 'Purpose?', requestedSchema: field('name') }),
-          roots: inputRequired.listRoots(),
-          summary: inputRequired.createMessage({
-            messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the day' } }],
-            maxTokens: 20,
-          }),
-        },
-      });
-    }
-    const said = Array.isArray(summary.result.content)
-      ? '?'
-      : (summary.result.content as { text?: string }).text;
-    return text(
-      `${String(purpose.content?.name)} | ${roots.roots.map((r) => r.uri).join(',')} | ${said}`,
-    );
-  });
+      const said = Array.isArray(summary.result.content)
+        ? '?'
+        : (summary.result.content as { text?: string }).text;
+      return text(
+        `${String(purpose.content?.name)} | ${roots.roots.map((r) => r.uri).join(',')} | ${said}`,
+      );
+    },
+  );
   server.registerTool('fail', { description: 'A JSON-RPC error' }, () => {
     throw new ProtocolError(-32099, 'The upstream refuses', { why: 'on purpose' });
   });

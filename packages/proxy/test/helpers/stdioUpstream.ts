@@ -12,7 +12,10 @@ export const NODE_FROM_SOURCE: string[] = ['--conditions=@parley/source', '--imp
 export function sdkHandshakeStdio(): StdioServerCommand {
   return {
     command: process.execPath,
-    args: [...NODE_FROM_SOURCE, fileURLToPath(new URL('../fixtures/sdkHandshakeStdio.ts', import.meta.url))],
+    args: [
+      ...NODE_FROM_SOURCE,
+      fileURLToPath(new URL('../fixtures/sdkHandshakeStdio.ts', import.meta.url)),
+    ],
     cwd: repoRoot,
   };
 }
