@@ -13,6 +13,7 @@ import { relay, type RelayDeps } from './relay.ts';
 function toolOptions(tool: Tool): Record<string, unknown> {
   return {
     inputSchema: tool.inputSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.description === undefined ? {} : { description: tool.description }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),

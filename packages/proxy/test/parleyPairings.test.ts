@@ -60,6 +60,11 @@ describe.each(pairings)(
         type: 'object',
         properties: { greeting: { type: 'string', description: 'How to greet' } },
       });
+      expect(tools.find((tool) => tool.name === 'structured')?.outputSchema).toEqual({
+        type: 'object',
+        properties: { count: { type: 'integer' } },
+        required: ['count'],
+      });
       const prompts = await client.listPrompts();
       expect(prompts.find((prompt) => prompt.name === 'haiku')?.arguments).toEqual([
         { name: 'topic', description: 'What about', required: true },

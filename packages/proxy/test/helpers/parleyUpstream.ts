@@ -82,10 +82,21 @@ export function buildParleyUpstream(seen: UpstreamSeen): ParleyServer {
   mcp.tool('broken', { description: 'A tool error result' }, () => {
     throw new Error('the work failed');
   });
-  mcp.tool('structured', { description: 'Structured content' }, () => ({
-    content: [{ type: 'text' as const, text: 'three' }],
-    structuredContent: { count: 3 },
-  }));
+  mcp.tool(
+    'structured',
+    {
+      description: 'Structured content',
+      outputSchema: {
+        type: 'object',
+        properties: { count: { type: 'integer' } },
+        required: ['count'],
+      },
+    },
+    () => ({
+      content: [{ type: 'text' as const, text: 'three' }],
+      structuredContent: { count: 3 },
+    }),
+  );
   mcp.tool('slow', { description: 'Progress, then waits to be cancelled' }, async (_args, ctx) => {
     started('slow');
     await ctx.reportProgress(1, 3, 'first step');
