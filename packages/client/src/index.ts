@@ -23,6 +23,7 @@ export type {
   ElicitationAnswer,
   ElicitationHandler,
   InProcessServer,
+  ListChangedKind,
   InputContext,
   OAuthAuth,
   RootsProvider,

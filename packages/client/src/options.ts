@@ -20,6 +20,7 @@ import type {
   SamplingHandler,
   TaskHandle,
   CallProgress,
+  ListChangedKind,
 } from './types.ts';
 
 /** Client options with defaults applied, checked once at construction. */
@@ -33,6 +34,7 @@ export interface ResolvedOptions {
   timeoutMs: number;
   onRound: ((event: RoundEvent) => void) | undefined;
   onElicitationComplete: ((elicitationId: string) => void) | undefined;
+  onListChanged: ((kind: ListChangedKind) => void) | undefined;
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
   tasks: boolean;
@@ -157,6 +159,7 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
     'timeoutMs',
     'onRound',
     'onElicitationComplete',
+    'onListChanged',
     'auth',
     'headers',
     'fetch',
@@ -208,6 +211,7 @@ export function resolveOptions(
         : checkTimeout('Client', options.timeoutMs),
     onRound: checkFunction('onRound', options.onRound),
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
+    onListChanged: checkFunction('onListChanged', options.onListChanged),
     http: resolveHttpOptions(options, targetKind),
     tasks: checkBoolean('tasks', options.tasks, true),
     extensions: checkExtensions(options.extensions),

@@ -186,6 +186,12 @@ export interface ClientOptions {
    * (`notifications/elicitation/complete`). Exceptions it throws are ignored.
    */
   onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * The server's list of tools, prompts or resources changed (`notifications/…/list_changed`
+   * on a handshake-era session; a `subscriptions/listen` stream the client opens on a modern
+   * connection). Only for the lists the server says change. Exceptions it throws are ignored.
+   */
+  onListChanged?: (kind: ListChangedKind) => void;
   /** HTTP targets: authorization on every request (a bearer token or OAuth). */
   auth?: ClientAuth;
   /**
@@ -252,6 +258,9 @@ export interface CallOptions {
    */
   onProgress?: (progress: CallProgress) => void;
 }
+
+/** A list a server may say has changed. */
+export type ListChangedKind = 'tools' | 'prompts' | 'resources';
 
 /** One progress notification of a call. */
 export interface CallProgress {

@@ -8,7 +8,7 @@ import type { ClientMode, ClientTarget } from '@parley/client';
 
 import { heldCallTimedOut } from './errors.ts';
 import { HeldCalls } from './heldCalls.ts';
-import { registerUpstream } from './register.ts';
+import { registerUpstream, type ListKind, type Registered } from './register.ts';
 import { Upstream } from './upstream.ts';
 
 /** Options of {@link ParleyProxy}. */
@@ -88,7 +88,10 @@ export class ParleyProxy {
   readonly server: ParleyServer;
   readonly #upstream: Upstream;
   readonly #held: HeldCalls;
+  readonly #registered: Registered = new Set();
   #started: Promise<void> | undefined;
+  /** Refreshes run one after another, so one list is never registered twice at once. */
+  #refreshing: Promise<void> = Promise.resolve();
 
   constructor(options: ParleyProxyOptions) {
     checkOptions(options);
@@ -97,6 +100,9 @@ export class ParleyProxy {
       target: options.upstream,
       mode: options.upstreamMode ?? 'auto',
       headers: options.upstreamHeaders,
+      onListChanged: (kind) => {
+        this.#refreshing = this.#refreshing.then(() => this.#register([kind])).catch(() => {});
+      },
     });
     this.#held = new HeldCalls(
       options.heldCallTimeoutMs ?? DEFAULT_HELD_CALL_TIMEOUT_MS,
@@ -113,12 +119,14 @@ export class ParleyProxy {
   start(): Promise<void> {
     this.#started ??= (async () => {
       await this.#upstream.connect();
-      await registerUpstream(this.server, this.#upstream.lister, {
-        upstream: this.#upstream,
-        held: this.#held,
-      });
+      await this.#register();
     })();
     return this.#started;
+  }
+
+  #register(kinds?: readonly ListKind[]): Promise<void> {
+    const deps = { upstream: this.#upstream, held: this.#held };
+    return registerUpstream(this.server, this.#upstream.lister, deps, this.#registered, kinds);
   }
 
   /** Start, then serve downstream over HTTP or stdio; closing it closes the upstream too. */

@@ -79,49 +79,54 @@ function resourceOptions(resource: Resource | ResourceTemplateType): { name: str
   return options as { name: string };
 }
 
-/** List everything the upstream offers and register a relaying handler for each. */
+/** What the proxy registered already, by kind and name: a list that changes adds, never twice. */
+export type Registered = Set<string>;
+
+/** The lists a change notification can name. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+const has = <T>(promise: Promise<T[]>): Promise<T[]> => promise.catch(() => []);
+
+/**
+ * List what the upstream offers (all of it, or the `kinds` that changed) and register a relaying
+ * handler for each entry not registered yet. A `ParleyServer` cannot take a registration back,
+ * so an entry the upstream drops stays listed, and calling it gets the upstream's error.
+ */
 export async function registerUpstream(
   server: ParleyServer,
   lister: Client,
   deps: RelayDeps,
+  registered: Registered,
+  kinds: readonly ListKind[] = ['tools', 'prompts', 'resources'],
 ): Promise<void> {
-  const has = (promise: Promise<unknown[]>) => promise.catch(() => []);
-  const [tools, prompts, resources, templates] = await Promise.all([
-    has(lister.listTools()) as Promise<Tool[]>,
-    has(lister.listPrompts()) as Promise<Prompt[]>,
-    has(lister.listResources()) as Promise<Resource[]>,
-    has(lister.listResourceTemplates()) as Promise<ResourceTemplateType[]>,
+  const fresh = (key: string): boolean => {
+    if (registered.has(key)) return false;
+    registered.add(key);
+    return true;
+  };
+  if (kinds.includes('tools')) {
+    for (const tool of await has(lister.listTools())) {
+      if (!fresh(`tool:${tool.name}`)) continue;
+      server.tool(tool.name, toolOptions(tool) as never, async (args: unknown, ctx) => {
+        const result = await relay(ctx, deps, (client, options) =>
+          client.callTool(tool.name, args as Record<string, unknown>, options),
+        );
+        return toolResultOf(result as Record<string, unknown>) as never;
+      });
+    }
+  }
+  if (kinds.includes('prompts')) {
+    for (const prompt of await has(lister.listPrompts())) {
+      if (fresh(`prompt:${prompt.name}`)) registerPrompt(server, prompt, deps);
+    }
+  }
+  if (!kinds.includes('resources')) return;
+  const [resources, templates] = await Promise.all([
+    has(lister.listResources()),
+    has(lister.listResourceTemplates()),
   ]);
-  for (const tool of tools) {
-    server.tool(tool.name, toolOptions(tool) as never, async (args: unknown, ctx) => {
-      const result = await relay(ctx, deps, (client, options) =>
-        client.callTool(tool.name, args as Record<string, unknown>, options),
-      );
-      return toolResultOf(result as Record<string, unknown>) as never;
-    });
-  }
-  for (const prompt of prompts) {
-    const list = (prompt.arguments ?? []).map((argument) => ({
-      name: argument.name,
-      required: argument.required === true,
-      ...(argument.description === undefined ? {} : { description: argument.description }),
-    }));
-    const options = {
-      arguments: promptArguments(list),
-      ...(prompt.title === undefined ? {} : { title: prompt.title }),
-      ...(prompt.description === undefined ? {} : { description: prompt.description }),
-      ...(prompt._meta === undefined ? {} : { _meta: prompt._meta }),
-    };
-    server.prompt(
-      prompt.name,
-      options as never,
-      async (args: unknown, ctx) =>
-        (await relay(ctx, deps, (client, options) =>
-          client.getPrompt(prompt.name, args as Record<string, string>, options),
-        )) as never,
-    );
-  }
   for (const resource of resources) {
+    if (!fresh(`resource:${resource.uri}`)) continue;
     server.resource(
       resource.uri,
       resourceOptions(resource),
@@ -132,6 +137,7 @@ export async function registerUpstream(
     );
   }
   for (const template of templates) {
+    if (!fresh(`template:${template.uriTemplate}`)) continue;
     server.resourceTemplate(
       template.uriTemplate,
       resourceOptions(template),
@@ -141,4 +147,26 @@ export async function registerUpstream(
         )) as never,
     );
   }
+}
+
+function registerPrompt(server: ParleyServer, prompt: Prompt, deps: RelayDeps): void {
+  const list = (prompt.arguments ?? []).map((argument) => ({
+    name: argument.name,
+    required: argument.required === true,
+    ...(argument.description === undefined ? {} : { description: argument.description }),
+  }));
+  const options = {
+    arguments: promptArguments(list),
+    ...(prompt.title === undefined ? {} : { title: prompt.title }),
+    ...(prompt.description === undefined ? {} : { description: prompt.description }),
+    ...(prompt._meta === undefined ? {} : { _meta: prompt._meta }),
+  };
+  server.prompt(
+    prompt.name,
+    options as never,
+    async (args: unknown, ctx) =>
+      (await relay(ctx, deps, (client, options) =>
+        client.getPrompt(prompt.name, args as Record<string, string>, options),
+      )) as never,
+  );
 }

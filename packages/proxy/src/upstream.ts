@@ -1,5 +1,11 @@
 import type { ClientCapabilities } from '@parley/core';
-import { Client, type ClientMode, type ClientOptions, type ClientTarget } from '@parley/client';
+import {
+  Client,
+  type ClientMode,
+  type ClientOptions,
+  type ClientTarget,
+  type ListChangedKind,
+} from '@parley/client';
 
 import { relayHandlers, type Ask } from './answers.ts';
 
@@ -18,6 +24,8 @@ export interface UpstreamOptions {
   mode: ClientMode;
   /** Added to every HTTP request to the upstream. */
   headers?: Record<string, string> | undefined;
+  /** The upstream's tools, prompts or resources changed. */
+  onListChanged?: ((kind: ListChangedKind) => void) | undefined;
 }
 
 /** Rounds are the downstream client's to bound; the proxy's client does not add its own. */
@@ -49,7 +57,10 @@ export class Upstream {
       }
       return this.#current(request);
     };
-    this.#shared = this.#client(this.#stdio ? relayHandlers(relay, ALL_CAPABILITIES) : {});
+    this.#shared = this.#client({
+      ...(this.#stdio ? relayHandlers(relay, ALL_CAPABILITIES) : {}),
+      ...(options.onListChanged === undefined ? {} : { onListChanged: options.onListChanged }),
+    });
   }
 
   /** The connection listings go through. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientMode } from '@parley/client';
-import type { RunningServer } from '@parley/server';
+import { Client, type ClientMode, type ListChangedKind } from '@parley/client';
+import type { ParleyServer, RunningServer } from '@parley/server';
 
 import { ParleyProxy } from '../src/index.ts';
 import { downstreamClient } from './helpers/downstream.ts';
@@ -29,17 +29,19 @@ describe.each(pairings)(
   'a %s client, the proxy speaking %s upstream',
   (clientMode, upstreamMode) => {
     const seen: UpstreamSeen = { starts: {}, cancelled: 0 };
+    let upstreamServer: ParleyServer;
     let upstream: RunningServer;
     let proxy: ParleyProxy;
     let running: RunningServer;
     let url: string;
 
     beforeAll(async () => {
-      upstream = await buildParleyUpstream(seen).run({ transport: 'http', port: 0 });
+      upstreamServer = buildParleyUpstream(seen);
+      upstream = await upstreamServer.run({ transport: 'http', port: 0 });
       proxy = new ParleyProxy({
         upstream: upstream.url!,
         upstreamMode,
-        server: { requestStateSecurity: { allowEphemeralKeys: true } },
+        server: { requestStateSecurity: { allowEphemeralKeys: true }, onError: () => {} },
       });
       running = await proxy.run({ transport: 'http', port: 0 });
       url = running.url!;
@@ -202,6 +204,21 @@ describe.each(pairings)(
       ]);
       await until(() => seen.cancelled === before + 1, 'the upstream to see the cancellation');
       await client.close();
+    });
+
+    it('relays a list change: a tool the upstream adds is listed and called', async () => {
+      const changes: ListChangedKind[] = [];
+      await using client = new Client(url, {
+        mode: clientMode,
+        onListChanged: (kind) => changes.push(kind),
+      });
+      await client.connect();
+      expect((await client.listTools()).map((tool) => tool.name)).not.toContain('late');
+      upstreamServer.tool('late', { description: 'Added while serving' }, () => 'late but here');
+      await until(() => changes.includes('tools'), 'the list change to reach the client');
+      expect((await client.listTools()).map((tool) => tool.name)).toContain('late');
+      const result = await client.callTool('late');
+      expect(result.content).toEqual([{ type: 'text', text: 'late but here' }]);
     });
   },
 );

@@ -31,6 +31,7 @@ export function buildParleyUpstream(seen: UpstreamSeen): ParleyServer {
   const mcp = new ParleyServer({
     name: 'upstream',
     requestStateSecurity: { allowEphemeralKeys: true },
+    onError: () => {},
   });
   const started = (tool: string): void => {
     seen.starts[tool] = (seen.starts[tool] ?? 0) + 1;
