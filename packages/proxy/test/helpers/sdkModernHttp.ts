@@ -123,9 +123,13 @@ export async function startSdkModernServer(): Promise<SdkModernServer> {
         headers,
         ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
       });
+      // Streamed as it comes: a listen stream (SSE) stays open.
       void handler.fetch(request).then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
-        res.end(Buffer.from(await response.arrayBuffer()));
+        if (response.body !== null) {
+          for await (const chunk of response.body) res.write(chunk);
+        }
+        res.end();
       });
     });
   });
