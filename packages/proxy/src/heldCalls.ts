@@ -30,7 +30,8 @@ export class HeldCall {
   readonly #pending = new Map<string, PendingAsk>();
   #outcome: HeldStep | undefined;
   #asked = 0;
-  #wake: (() => void) | undefined;
+  /** Runs waiting for the next step (a client that retried a round may have two at once). */
+  #waiting: (() => void)[] = [];
 
   constructor(id: string) {
     this.id = id;
@@ -66,7 +67,7 @@ export class HeldCall {
         };
       }
       await new Promise<void>((resolve) => {
-        this.#wake = resolve;
+        this.#waiting.push(resolve);
       });
     }
   }
@@ -101,9 +102,9 @@ export class HeldCall {
   }
 
   #poke(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
   }
 }
 

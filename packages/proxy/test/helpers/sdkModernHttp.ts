@@ -126,8 +126,10 @@ export async function startSdkModernServer(): Promise<SdkModernServer> {
       // Streamed as it comes: a listen stream (SSE) stays open.
       void handler.fetch(request).then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
-        if (response.body !== null) {
-          for await (const chunk of response.body) res.write(chunk);
+        const reader = response.body?.getReader();
+        for (let read = await reader?.read(); read !== undefined && !read.done;) {
+          res.write(read.value);
+          read = await reader!.read();
         }
         res.end();
       });
