@@ -59,7 +59,8 @@ function checkOptions(options: ParleyProxyOptions): void {
  * It bridges the eras both ways: a handshake-era client gets a modern upstream's
  * `inputRequests` as pushed requests while the proxy drives the upstream's rounds, and a modern
  * client gets a handshake-era upstream's pushed requests as `InputRequiredResult` rounds while
- * the proxy holds the upstream call open (so those calls need affinity to one proxy process).
+ * the proxy holds the upstream call open. A modern client's calls that ask are held between its
+ * rounds whatever the upstream's era, so they need affinity to one proxy process.
  *
  * @example
  * ```ts
