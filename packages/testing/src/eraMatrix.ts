@@ -70,6 +70,7 @@ const CONNECT_OPTIONS = optionKeys<MatrixConnectOptions>()(
     'timeoutMs',
     'onRound',
     'onElicitationComplete',
+    'onListChanged',
     'auth',
     'headers',
     'fetch',
