@@ -25,6 +25,7 @@ const packages = [
   'testing',
   'redis',
   'forms',
+  'proxy',
 ];
 
 function packageProject(name: string): TestProjectInlineConfiguration {

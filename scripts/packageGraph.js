@@ -17,7 +17,8 @@ export const packageGraph = {
   schema: { parley: ['core'], external: [], noSchemaLibrary: true },
   middleware: { parley: ['core'], external: [] },
   client: { parley: ['core', 'schema'], external: ['@modelcontextprotocol/client'] },
-  cli: { parley: ['client', 'core', 'schema'], external: [] },
+  // `parley proxy` loads @parley/proxy on demand.
+  cli: { parley: ['client', 'core', 'schema', 'proxy'], external: [] },
   server: {
     parley: ['core', 'schema', 'state-sealing', 'middleware', 'forms'],
     external: ['@modelcontextprotocol/server', '@modelcontextprotocol/ext-apps'],
@@ -25,6 +26,11 @@ export const packageGraph = {
     internalEntries: ['@parley/state-sealing/internal', '@parley/forms/mcp-app'],
   },
   testing: { parley: ['core', 'client', 'server'], external: [] },
+  // The downstream side is a ParleyServer, the upstream side a Parley Client.
+  proxy: {
+    parley: ['core', 'client', 'server'],
+    external: ['@modelcontextprotocol/client'],
+  },
   redis: {
     parley: ['core', 'server'],
     external: ['@modelcontextprotocol/server'],

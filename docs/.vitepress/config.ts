@@ -55,6 +55,7 @@ export default defineConfig({
           { text: 'The client', link: '/guide/client' },
           { text: 'Forms in the browser', link: '/guide/forms' },
           { text: 'The playground', link: '/guide/playground' },
+          { text: 'Proxy', link: '/guide/proxy' },
           { text: 'Deployment', link: '/guide/deployment' },
           { text: 'Troubleshooting', link: '/guide/troubleshooting' },
           { text: 'Errors', link: '/guide/errors' },

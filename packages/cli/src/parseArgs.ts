@@ -47,12 +47,21 @@ export type CliCommand =
       name: string;
       args: ArgumentSpec;
     } & CommonFlags)
-  | ({ kind: 'read'; target: ServerTarget; uri: string } & CommonFlags);
+  | ({ kind: 'read'; target: ServerTarget; uri: string } & CommonFlags)
+  | ({
+      kind: 'proxy';
+      target: ServerTarget;
+      serve: ProxyServe;
+      heldCallTimeoutMs?: number;
+    } & CommonFlags);
+
+/** Where `parley proxy` serves its downstream client: stdio (default), or HTTP. */
+export type ProxyServe = { kind: 'stdio' } | { kind: 'http'; host: string; port: number };
 
 /** The commands that list what a server offers. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
-const COMMANDS = ['tools', 'prompts', 'resources', 'call', 'prompt', 'read'] as const;
+const COMMANDS = ['tools', 'prompts', 'resources', 'call', 'prompt', 'read', 'proxy'] as const;
 const MODES: readonly ClientMode[] = ['auto', 'modern', 'handshake'];
 
 function readJsonArgs(text: string | undefined): Record<string, unknown> {
@@ -88,15 +97,45 @@ function readMode(value: string | undefined): ClientMode {
   return value as ClientMode;
 }
 
-function readTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+function readTimeout(value: string, flag = '--timeout'): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms <= 0) {
     throw new UsageError(
-      `--timeout must be a positive number of milliseconds, got ${JSON.stringify(value)}.`,
+      `${flag} must be a positive number of milliseconds, got ${JSON.stringify(value)}.`,
     );
   }
   return ms;
+}
+
+/** `--port` / `--host`: serve the proxy over HTTP (127.0.0.1:3000 unless given). */
+function readServe(port: string | undefined, host: string | undefined): ProxyServe {
+  if (port === undefined && host === undefined) return { kind: 'stdio' };
+  const number = port === undefined ? 3000 : Number(port);
+  if (!Number.isInteger(number) || number < 0 || number > 65_535) {
+    throw new UsageError(`--port must be a port number (0–65535), got ${JSON.stringify(port)}.`);
+  }
+  return { kind: 'http', host: host ?? '127.0.0.1', port: number };
+}
+
+function readProxy(
+  target: ServerTarget,
+  operands: string[],
+  values: ReturnType<typeof parseFlags>['values'],
+  flags: CommonFlags,
+): CliCommand {
+  if (operands.length > 0 || values.args !== undefined || flags.json || flags.noElicitation) {
+    throw new UsageError(
+      'parley proxy takes the upstream server and --mode, --port, --host, --held-timeout, --server-stderr.',
+    );
+  }
+  const held = values['held-timeout'];
+  return {
+    kind: 'proxy',
+    target,
+    serve: readServe(values.port, values.host),
+    ...(held === undefined ? {} : { heldCallTimeoutMs: readTimeout(held, '--held-timeout') }),
+    ...flags,
+  };
 }
 
 function stdioTarget(words: string[], from: string): ServerTarget {
@@ -163,7 +202,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   }
   const flags: CommonFlags = {
     mode: readMode(values.mode),
-    ...(values.timeout !== undefined ? { timeoutMs: readTimeout(values.timeout)! } : {}),
+    ...(values.timeout !== undefined ? { timeoutMs: readTimeout(values.timeout) } : {}),
     serverStderr: values['server-stderr'] === true,
     noElicitation: values['no-elicitation'] === true,
     asAppHost: values['as-app-host'] === true,
@@ -175,7 +214,12 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     );
   }
 
+  if ((values.port !== undefined || values.host !== undefined) && kind !== 'proxy') {
+    throw new UsageError(`--port and --host are for parley proxy, not for parley ${kind}.`);
+  }
   switch (kind) {
+    case 'proxy':
+      return readProxy(target, operands, values, flags);
     case 'tools':
     case 'prompts':
     case 'resources':
@@ -230,6 +274,9 @@ function parseFlags(args: string[]) {
       'no-elicitation': { type: 'boolean' },
       'as-app-host': { type: 'boolean' },
       json: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'held-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -15,6 +15,7 @@ import {
   type ServerTarget,
 } from './parseArgs.ts';
 import { DECLINED, isDismissed, type Prompter } from './prompter.ts';
+import { runProxy } from './proxyCommand.ts';
 import {
   formatPromptList,
   formatPromptResult,
@@ -55,7 +56,7 @@ export interface CliIo {
   env?: Record<string, string>;
 }
 
-type ServerCommand = Exclude<CliCommand, { kind: 'help' }>;
+type ServerCommand = Exclude<CliCommand, { kind: 'help' | 'proxy' }>;
 type ListCommand = Extract<ServerCommand, { kind: ListKind }>;
 type ConverseCommand = Exclude<ServerCommand, ListCommand>;
 
@@ -391,6 +392,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return EXIT_OK;
   }
+  if (command.kind === 'proxy') return runProxy(command, io);
   const prompter = io.interactive === false ? nonInteractive(io.prompter) : io.prompter;
   return isListCommand(command) ? runList(command, io, prompter) : converse(command, io, prompter);
 }

@@ -24,6 +24,9 @@ Usage:
   parley call   <target> <tool> [args]   call a tool, answering what it asks
   parley prompt <target> <name> [args]   get a prompt, answering what it asks
   parley read   <target> <uri>           read a resource, answering what it asks
+  parley proxy  <target>                 serve the server to another client,
+                                         bridging the protocol eras (over stdio;
+                                         --port <n> [--host <addr>]: over HTTP)
   parley help                            this text
 
 <target>, the server:
@@ -45,6 +48,9 @@ Options:
   --no-elicitation                       declare no elicitation, like many hosts
   --as-app-host                          call as a host that draws MCP Apps and
                                          cannot elicit; answer what the App asks
+  --held-timeout <ms>                    proxy: how long a held upstream call
+                                         waits for a modern client's next round
+                                         (default 600000)
   --json                                 stdout gets the result (or the list)
                                          as one JSON document, as the client
                                          returns it; all else goes to stderr

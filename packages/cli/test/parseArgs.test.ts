@@ -141,6 +141,35 @@ describe('stdio servers', () => {
   });
 });
 
+describe('proxy', () => {
+  test('over stdio by default, to an HTTP or a stdio upstream', () => {
+    expect(parseCommandLine(['proxy', URL, '--mode', 'modern'])).toEqual({
+      kind: 'proxy',
+      target: { kind: 'http', url: URL },
+      serve: { kind: 'stdio' },
+      ...defaults,
+      mode: 'modern',
+    });
+    expect(parseCommandLine(['proxy', '--', 'node', 'server.js'])).toMatchObject({
+      kind: 'proxy',
+      target: { kind: 'stdio', command: { command: 'node', args: ['server.js'] } },
+      serve: { kind: 'stdio' },
+    });
+  });
+
+  test('--port and --host serve over HTTP (127.0.0.1:3000 unless given)', () => {
+    expect(parseCommandLine(['proxy', URL, '--port', '0'])).toMatchObject({
+      serve: { kind: 'http', host: '127.0.0.1', port: 0 },
+    });
+    expect(parseCommandLine(['proxy', URL, '--host', '0.0.0.0'])).toMatchObject({
+      serve: { kind: 'http', host: '0.0.0.0', port: 3000 },
+    });
+    expect(parseCommandLine(['proxy', URL, '--held-timeout', '5000'])).toMatchObject({
+      heldCallTimeoutMs: 5000,
+    });
+  });
+});
+
 describe('usage errors say what to type', () => {
   test.each([
     [['frobnicate'], /Unknown command "frobnicate"/],
@@ -163,6 +192,11 @@ describe('usage errors say what to type', () => {
     [['tools', '--'], /-- needs a command to start/],
     [['prompt', URL, 'x', '--as-app-host'], /--as-app-host is for parley call/],
     [['read', URL, 'x', '--as-app-host'], /not for parley read/],
+    [['proxy', URL, 'extra'], /parley proxy takes the upstream server and --mode/],
+    [['proxy', URL, '--json'], /parley proxy takes the upstream server/],
+    [['proxy', URL, '--port', 'http'], /--port must be a port number/],
+    [['proxy', URL, '--held-timeout', '0'], /--held-timeout must be a positive number/],
+    [['tools', URL, '--port', '3000'], /--port and --host are for parley proxy/],
   ])('%j', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);

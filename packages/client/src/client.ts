@@ -261,6 +261,7 @@ export class Client implements AsyncDisposable {
       clientInfo: options.clientInfo,
       capabilities: capabilitiesFor(options),
       http: options.http,
+      onListChanged: options.onListChanged,
       register: (sdk) => {
         registerPushedRequests(sdk, options, {
           answer: this.#answer,

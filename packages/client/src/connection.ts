@@ -28,7 +28,7 @@ import { carryPushedSchemas } from './pushedSchemas.ts';
 import { relayCreatedTasks } from './tasks/createdTasks.ts';
 import type { ResolvedHttpOptions } from './http/httpOptions.ts';
 import type { ResolvedTarget } from './targets.ts';
-import type { ClientMode } from './types.ts';
+import type { ClientMode, ListChangedKind } from './types.ts';
 
 /** One live connection: the SDK client, what it negotiated, and how to end it. */
 export interface Connection {
@@ -46,6 +46,27 @@ export interface ConnectionSetup {
   http: ResolvedHttpOptions | undefined;
   /** Registers the handlers for requests a handshake-era server pushes. */
   register(sdk: McpClient): void;
+  /** Told when the server's lists change (the SDK listens for it in either era). */
+  onListChanged?: ((kind: ListChangedKind) => void) | undefined;
+}
+
+/** The SDK's list-change watching, telling `onListChanged` without listing again itself. */
+function listChangedOf(
+  onListChanged: ((kind: ListChangedKind) => void) | undefined,
+): McpClientOptions['listChanged'] {
+  if (onListChanged === undefined) return undefined;
+  const tell = (kind: ListChangedKind) => ({
+    autoRefresh: false,
+    debounceMs: 0,
+    onChanged: () => {
+      try {
+        onListChanged(kind);
+      } catch {
+        // An observer must not break the connection it observes.
+      }
+    },
+  });
+  return { tools: tell('tools'), prompts: tell('prompts'), resources: tell('resources') };
 }
 
 /** The in-process modern endpoint's URL; it never leaves the process. */
@@ -64,6 +85,9 @@ function newSdkClient(setup: ConnectionSetup, mode: ClientMode): McpClient {
     // Parley drives every round itself (see modernRounds.ts): the SDK hands each input_required
     // result back (allowInputRequired) and fulfils nothing on its own.
     inputRequired: { autoFulfill: false },
+    ...(setup.onListChanged === undefined
+      ? {}
+      : { listChanged: listChangedOf(setup.onListChanged) }),
   });
   setup.register(sdk);
   return sdk;

@@ -19,6 +19,8 @@ import type {
   RoundEvent,
   SamplingHandler,
   TaskHandle,
+  CallProgress,
+  ListChangedKind,
 } from './types.ts';
 
 /** Client options with defaults applied, checked once at construction. */
@@ -33,6 +35,7 @@ export interface ResolvedOptions {
   onRound: ((event: RoundEvent) => void) | undefined;
   warn: (message: string) => void;
   onElicitationComplete: ((elicitationId: string) => void) | undefined;
+  onListChanged: ((kind: ListChangedKind) => void) | undefined;
   /** `auth`, `headers` and `fetch`, for an HTTP target. */
   http: ResolvedHttpOptions | undefined;
   tasks: boolean;
@@ -173,6 +176,7 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
     'onRound',
     'onWarning',
     'onElicitationComplete',
+    'onListChanged',
     'auth',
     'headers',
     'fetch',
@@ -185,7 +189,13 @@ const CLIENT_OPTIONS = optionKeys<ClientOptions>()(
       'use maxRounds: the same bound, by the same name as the per-call option it defaults',
   },
 );
-const CALL_OPTIONS = optionKeys<CallOptions>()(['maxRounds', 'signal', 'timeoutMs', 'onTask']);
+const CALL_OPTIONS = optionKeys<CallOptions>()([
+  'maxRounds',
+  'signal',
+  'timeoutMs',
+  'onTask',
+  'onProgress',
+]);
 
 /** Check the options of `new Client()` (for a target of `targetKind`) and apply the defaults. */
 export function resolveOptions(
@@ -219,6 +229,7 @@ export function resolveOptions(
     onRound: checkFunction('onRound', options.onRound),
     warn: warningsTo(checkFunction('onWarning', options.onWarning)),
     onElicitationComplete: checkFunction('onElicitationComplete', options.onElicitationComplete),
+    onListChanged: checkFunction('onListChanged', options.onListChanged),
     http: resolveHttpOptions(options, targetKind),
     tasks: checkBoolean('tasks', options.tasks, true),
     extensions: checkExtensions(options.extensions),
@@ -236,17 +247,21 @@ export function resolveCallOptions(
   timeoutMs: number;
   signal: AbortSignal | undefined;
   onTask: ((task: TaskHandle) => void) | undefined;
+  onProgress: ((progress: CallProgress) => void) | undefined;
 } {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${api}: options must be an object.`);
   }
   checkOptionKeys(api, 'options', options, CALL_OPTIONS);
-  const { maxRounds, timeoutMs, signal, onTask } = options;
+  const { maxRounds, timeoutMs, signal, onTask, onProgress } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`${api}: signal must be an AbortSignal.`);
   }
   if (onTask !== undefined && typeof onTask !== 'function') {
     throw new TypeError(`${api}: onTask must be a function.`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${api}: onProgress must be a function.`);
   }
   return {
     maxRounds:
@@ -254,5 +269,6 @@ export function resolveCallOptions(
     timeoutMs: timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(api, timeoutMs),
     signal,
     onTask,
+    onProgress,
   };
 }

@@ -6,7 +6,22 @@ import { driveModernRounds, type ModernRoundsContext, type RoundParams } from '.
 import { MAX_TIMEOUT_MS } from './options.ts';
 import { createdTaskOf } from './tasks/createdTasks.ts';
 import { driveTask } from './tasks/driveTask.ts';
-import type { CallInfo, TaskHandle } from './types.ts';
+import type { CallInfo, CallProgress, TaskHandle } from './types.ts';
+
+/** A listener whose exceptions cannot break the call it observes. */
+function observe(listener: (progress: CallProgress) => void): (progress: CallProgress) => void {
+  return (progress) => {
+    try {
+      listener({
+        progress: progress.progress,
+        ...(progress.total === undefined ? {} : { total: progress.total }),
+        ...(progress.message === undefined ? {} : { message: progress.message }),
+      });
+    } catch {
+      // Ignored on purpose.
+    }
+  };
+}
 
 /** The per-request options every leg of a call is sent with. */
 export interface LegOptions {
@@ -14,6 +29,8 @@ export interface LegOptions {
   timeout: number;
   /** The SDK's manual multi-round path: an `input_required` result is handed back to Parley. */
   allowInputRequired: true;
+  /** The caller's progress listener (the SDK then sends a progress token). */
+  onprogress?: (progress: CallProgress) => void;
 }
 
 /**
@@ -32,6 +49,7 @@ export interface CallLimits {
   timeoutMs: number;
   signal: AbortSignal | undefined;
   onTask?: ((task: TaskHandle) => void) | undefined;
+  onProgress?: ((progress: CallProgress) => void) | undefined;
 }
 
 /**
@@ -62,6 +80,7 @@ export async function runCall<T>(
     signal: state.signal,
     timeout: handshake ? MAX_TIMEOUT_MS : limits.timeoutMs,
     allowInputRequired: true,
+    ...(limits.onProgress === undefined ? {} : { onprogress: observe(limits.onProgress) }),
   };
   // Each request of the call in a span of its own, its context in the request's `_meta`.
   const sendLeg = (round: RoundParams): Promise<T> =>

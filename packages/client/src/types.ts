@@ -193,6 +193,12 @@ export interface ClientOptions {
    * (`notifications/elicitation/complete`). Exceptions it throws are ignored.
    */
   onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * The server's list of tools, prompts or resources changed (`notifications/…/list_changed`
+   * on a handshake-era session; a `subscriptions/listen` stream the client opens on a modern
+   * connection). Only for the lists the server says change. Exceptions it throws are ignored.
+   */
+  onListChanged?: (kind: ListChangedKind) => void;
   /** HTTP targets: authorization on every request (a bearer token or OAuth). */
   auth?: ClientAuth;
   /**
@@ -253,6 +259,21 @@ export interface CallOptions {
    * final result, as if the call had been synchronous.
    */
   onTask?: (task: TaskHandle) => void;
+  /**
+   * Called with each `notifications/progress` the server sends for this call (the client asks
+   * for them with a progress token). Exceptions it throws are ignored.
+   */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/** A list a server may say has changed. */
+export type ListChangedKind = 'tools' | 'prompts' | 'resources';
+
+/** One progress notification of a call. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What the client knows of a task at one moment: the task as the server last described it. */

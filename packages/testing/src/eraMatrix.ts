@@ -71,6 +71,7 @@ const CONNECT_OPTIONS = optionKeys<MatrixConnectOptions>()(
     'onRound',
     'onElicitationComplete',
     'onWarning',
+    'onListChanged',
     'auth',
     'headers',
     'fetch',

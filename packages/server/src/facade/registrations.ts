@@ -23,8 +23,8 @@ import { toolFallbackOf, type ToolFallback } from '../handler/fallback/argumentS
 import { checkFallback, type AskFallback } from '../handler/fallback/policy.ts';
 import { paramHeadersOf } from '../handler/paramHeaders.ts';
 import {
-  jsonSchemaOf,
   objectSchemaOf,
+  outputJsonSchemaOf,
   promptArgumentsOf,
   toolInputOf,
   type ParameterSchema,
@@ -133,9 +133,7 @@ export class Registrations implements Registry {
       input,
       paramHeaders: input === undefined ? [] : paramHeadersOf(input.jsonSchema),
       outputJsonSchema:
-        options.outputSchema === undefined
-          ? undefined
-          : jsonSchemaOf(options.outputSchema, 'output'),
+        options.outputSchema === undefined ? undefined : outputJsonSchemaOf(options.outputSchema),
       task: resolveTaskOptions(api, options.task),
       handler: handler as ToolHandler<unknown>,
     });

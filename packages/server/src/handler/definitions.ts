@@ -10,7 +10,13 @@ import type { ToolFallback } from './fallback/argumentSlots.ts';
 import type { AskFallback } from './fallback/policy.ts';
 import type { ResolvedTaskOptions, ToolTaskOption } from './taskOptions.ts';
 import type { DeclaredAsk } from '../ask/schemaWarnings.ts';
-import type { ParameterSchema, PromptArgument, ToolInput, ToolInputSchema } from './parameters.ts';
+import type {
+  JsonSchemaObject,
+  ParameterSchema,
+  PromptArgument,
+  ToolInput,
+  ToolInputSchema,
+} from './parameters.ts';
 
 /**
  * What an author registers: tools, prompts, resources and resource templates, with schemas for
@@ -62,8 +68,11 @@ export interface ToolOptions<
    * exactly as written and validated as JSON.
    */
   inputSchema?: TSchema;
-  /** The structured result's schema; returned values are checked against it. */
-  outputSchema?: z.ZodType;
+  /**
+   * The structured result's schema; returned values are checked against it. A zod schema, or a
+   * JSON Schema object (`type: 'object'`), listed exactly as written and checked as JSON.
+   */
+  outputSchema?: z.ZodType | JsonSchemaObject;
   annotations?: ToolAnnotations;
   /**
    * The tool's final result depends only on its arguments, so `ResponseCachingMiddleware` may

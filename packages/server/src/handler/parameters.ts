@@ -91,6 +91,11 @@ export function toolInputOf(
   return objectSchemaOf(api, schema);
 }
 
+/** A tool's output schema as listed: a JSON Schema object as written, or zod's conversion. */
+export function outputJsonSchemaOf(schema: z.ZodType | JsonSchemaObject): Record<string, unknown> {
+  return isJsonSchemaObject(schema) ? schema : jsonSchemaOf(schema as z.ZodType, 'output');
+}
+
 /** One entry of a prompt's `arguments` list. */
 export interface PromptArgument {
   name: string;

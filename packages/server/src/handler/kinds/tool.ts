@@ -7,10 +7,12 @@ import {
   type ClientCapabilities,
   type ContentBlock,
 } from '@parley/core';
+import type * as z from 'zod';
 
 import { RoundFault } from '../../flow/roundFault.ts';
 import { refuseJsonState } from '../../flow/seal.ts';
 import type { ToolDefinition } from '../definitions.ts';
+import { toolInputOf, type ToolInput } from '../parameters.ts';
 import { splitArguments } from '../fallback/listedArguments.ts';
 import { textBlock, type ResultWire, type RoundTarget } from './target.ts';
 
@@ -79,14 +81,32 @@ function finishTool(
   const json = result.toJSON() as CallToolResult;
   const schema = tool.options.outputSchema;
   if (schema === undefined || result.isError) return projected(tool, json, wire);
-  return schema.safeParseAsync(json.structuredContent).then((checked) => {
-    if (!checked.success) {
+  return outputProblem(tool, schema, json.structuredContent).then((problem) => {
+    if (problem !== undefined) {
       throw new RoundFault(
-        `Tool ${tool.name} returned structured content that does not match its outputSchema: ${checked.error.message}`,
+        `Tool ${tool.name} returned structured content that does not match its outputSchema: ${problem}`,
       );
     }
     return projected(tool, json, wire);
   });
+}
+
+/** JSON Schema output schemas' validators, made with a tool's first checked result. */
+const outputValidators = new WeakMap<ToolDefinition, ToolInput | undefined>();
+
+/** What is wrong with `structured` by the tool's output schema; `undefined` when nothing is. */
+async function outputProblem(
+  tool: ToolDefinition,
+  schema: NonNullable<ToolDefinition['options']['outputSchema']>,
+  structured: unknown,
+): Promise<string | undefined> {
+  if ('_zod' in schema) {
+    const checked = await (schema as z.ZodType).safeParseAsync(structured);
+    return checked.success ? undefined : checked.error.message;
+  }
+  if (!outputValidators.has(tool)) outputValidators.set(tool, toolInputOf(tool.name, schema));
+  const checked = await outputValidators.get(tool)!.validate(structured);
+  return checked.ok ? undefined : checked.issues.join('; ');
 }
 
 function projected(

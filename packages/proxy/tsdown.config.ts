@@ -1,0 +1,5 @@
+import { defineConfig } from 'tsdown';
+
+import { libraryConfig } from '../../tsdown.base.ts';
+
+export default defineConfig(libraryConfig());
