@@ -13,6 +13,7 @@ const packages = [
   'client',
   'cli',
   'forms',
+  'proxy',
   'middleware',
   'core',
   'schema',
