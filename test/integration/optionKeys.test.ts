@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { Client, createOAuthProvider, createWorkloadIdentityProvider } from '@parley/client';
+import {
+  Client,
+  createOAuthProvider,
+  createWorkloadIdentityProvider,
+  explainConnectionFailure,
+} from '@parley/client';
 import { canonicalJson, inputRequired } from '@parley/core';
 import { renderElicitation } from '@parley/forms';
 import {
@@ -307,6 +312,10 @@ const checked: Record<string, Case> = {
   'client:WorkloadIdentityOptions': {
     give: (o) => createWorkloadIdentityProvider(o({ clientId: 'job', token: 'e30.e30.c2ln' })),
     typo: ['clientid', 'clientId'],
+  },
+  'client:ConnectionFailureOptions': {
+    give: (o) => explainConnectionFailure(new Error('fetch failed'), url, o({ timeoutMs: 1_000 })),
+    typo: ['timeoutms', 'timeoutMs'],
   },
   'middleware:ErrorHandlingOptions': {
     give: (o) => new ErrorHandlingMiddleware(o()),

@@ -1,3 +1,5 @@
+import { checkOptionKeys, optionKeys } from '@parley/core';
+
 /**
  * A failed connection, said as what to check. The SDK reports a refused port as
  * `Version negotiation probe failed: fetch failed` with `ECONNREFUSED` three causes down, and a
@@ -17,6 +19,13 @@ export interface ConnectionFailureOptions {
   /** After a stdio server exits, how to see its stderr: `'add --server-stderr'`. */
   stderrAdvice?: string;
 }
+
+const OPTION_KEYS = optionKeys<ConnectionFailureOptions>()([
+  'timeoutMs',
+  'timeoutAdvice',
+  'authorizationAdvice',
+  'stderrAdvice',
+]);
 
 interface Failure {
   code?: unknown;
@@ -167,6 +176,7 @@ export function explainConnectionFailure(
   target: string | URL | { command: string },
   options: ConnectionFailureOptions,
 ): string | undefined {
+  checkOptionKeys('explainConnectionFailure', 'options', options, OPTION_KEYS);
   const errors = chain(error);
   if (typeof target === 'object' && !(target instanceof URL)) {
     return explainStdio(target.command, errors, options);
