@@ -39,6 +39,7 @@ function arrived(result: { content: unknown }): unknown {
 
 describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', () => {
   let fastmcp: RunningServer | undefined;
+  let proxy: ParleyProxy;
   let proxied: ParleyRunning | undefined;
   let client: Client;
   let answers: Record<string, ElicitationAnswer> = {};
@@ -48,7 +49,7 @@ describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', 
     const python = await fastmcpPython(base!);
     fastmcp = await startHttpServer(python, ['-B', join(pythonDir, 'server.py'), 'http']);
     // FastMCP's server asks with elicitation/create: the handshake era, held open upstream.
-    const proxy = new ParleyProxy({
+    proxy = new ParleyProxy({
       upstream: fastmcp.url,
       upstreamMode: 'handshake',
       ...proxyOptions,
@@ -162,6 +163,10 @@ describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', 
       ['sampling/createMessage'],
     ]);
   });
+
+  test('every upstream call held between rounds was resumed and finished', () => {
+    expect(proxy.heldCalls).toBe(0);
+  });
 });
 
 const cliMain = fileURLToPath(new URL('../../../packages/cli/src/main.ts', import.meta.url));
@@ -173,11 +178,17 @@ describe.skipIf(base === undefined)(
   () => {
     let upstream: ParleyRunning | undefined;
     let proxied: ParleyRunning | undefined;
-    const clients = new Map<'in-process' | 'cli', FastmcpClient>();
+    const clients = new Map<'in-process' | 'cli' | 'no proxy', FastmcpClient>();
 
     beforeAll(async () => {
       const python = await fastmcpPython(base!);
-      upstream = await createPeerServer().run({ transport: 'http', host: '127.0.0.1', port: 0 });
+      // No HTTP sessions: a handshake-era client cannot be asked anything here; only the modern
+      // era (InputRequiredResult rounds) can ask.
+      upstream = await createPeerServer({ http: { sessions: false } }).run({
+        transport: 'http',
+        host: '127.0.0.1',
+        port: 0,
+      });
       // 'modern': the proxy refuses to start unless the upstream speaks 2026-07-28 (no fallback).
       const proxy = new ParleyProxy({
         upstream: upstream.url!,
@@ -189,12 +200,14 @@ describe.skipIf(base === undefined)(
         command: process.execPath,
         args: [...fromSource, cliMain, 'proxy', upstream.url!, '--mode', 'modern'],
       };
-      const [direct, overStdio] = await Promise.all([
+      const [direct, overStdio, noProxy] = await Promise.all([
         FastmcpClient.start(python, proxied.url!, 'legacy'),
         FastmcpClient.start(python, cli, 'legacy'),
+        FastmcpClient.start(python, upstream.url!, 'legacy'),
       ]);
       clients.set('in-process', direct);
       clients.set('cli', overStdio);
+      clients.set('no proxy', noProxy);
     }, 20 * 60_000);
 
     afterAll(async () => {
@@ -206,6 +219,16 @@ describe.skipIf(base === undefined)(
     test('FastMCP connects to the proxy in the handshake era', () => {
       expect(clients.get('in-process')!.protocolVersion).toBe('2025-11-25');
       expect(clients.get('cli')!.protocolVersion).toBe('2025-11-25');
+    });
+
+    test('without the proxy, the same client cannot be asked by this upstream', async () => {
+      const reply = await clients.get('no proxy')!.send({
+        op: 'call_tool',
+        name: 'get_user_name',
+        answers: [{ value: 'Ada' }],
+      });
+      expect(reply).toMatchObject({ ok: false, error: 'elicitation not supported by this client' });
+      expect(reply.asked).toEqual([]);
     });
 
     test.each([
