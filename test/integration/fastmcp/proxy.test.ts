@@ -32,7 +32,7 @@ const proxyOptions = {
 };
 
 /** What a tool reported receiving, from its first text content. */
-function arrived(result: { content: unknown }): unknown {
+function arrived(result: { content?: unknown }): unknown {
   const content = result.content as { text?: string }[];
   return JSON.parse(content[0]?.text ?? '');
 }
