@@ -14,6 +14,7 @@ import {
   rootsRequest,
   sampleRequest,
   type ElicitationResult,
+  type ParleyServerOptions,
 } from '@parley/server';
 
 function arrived(result: ElicitationResult<unknown>): string {
@@ -67,7 +68,8 @@ const askDate = (to: string) =>
   elicitRequest(`When would you like to fly to ${to}?`, z.object({ date: z.string() }));
 const askQuarter = elicitRequest('Which quarter should the summary cover?', String);
 
-export function createPeerServer(): ParleyServer {
+/** `options` are added to the server's own (the proxy tests serve it without HTTP sessions). */
+export function createPeerServer(options: Partial<ParleyServerOptions> = {}): ParleyServer {
   const mcp = new ParleyServer({
     name: 'Parley Elicitation Peer',
     version: '1.0.0',
@@ -76,6 +78,7 @@ export function createPeerServer(): ParleyServer {
     onWarning: () => {},
     // One process per transport: its own key is meant (and silences the warning about it).
     requestStateSecurity: { allowEphemeralKeys: true },
+    ...options,
   });
 
   for (const [name, ask] of Object.entries(singleAsks)) {
