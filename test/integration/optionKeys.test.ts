@@ -23,6 +23,7 @@ import {
   createRedisTaskStore,
   type RedisClient,
 } from '@parley/redis';
+import { ParleyProxy } from '@parley/proxy';
 import { compileResponseType } from '@parley/schema';
 import {
   EraMismatchError,
@@ -66,6 +67,7 @@ const PACKAGES = [
   'testing',
   'redis',
   'forms',
+  'proxy',
 ];
 
 /** Every `…Options` type a package's public entry exports. */
@@ -316,6 +318,10 @@ const checked: Record<string, Case> = {
   'client:ConnectionFailureOptions': {
     give: (o) => explainConnectionFailure(new Error('fetch failed'), url, o({ timeoutMs: 1_000 })),
     typo: ['timeoutms', 'timeoutMs'],
+  },
+  'proxy:ParleyProxyOptions': {
+    give: (o) => new ParleyProxy(o({ upstream: url })),
+    typo: ['upstreammode', 'upstreamMode'],
   },
   'middleware:ErrorHandlingOptions': {
     give: (o) => new ErrorHandlingMiddleware(o()),

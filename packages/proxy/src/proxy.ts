@@ -5,6 +5,7 @@ import {
   type RunningServer,
 } from '@parley/server';
 import type { ClientMode, ClientTarget } from '@parley/client';
+import { checkOptionKeys, optionKeys } from '@parley/core';
 
 import { heldCallTimedOut } from './errors.ts';
 import { HeldCalls } from './heldCalls.ts';
@@ -28,6 +29,12 @@ export interface ParleyProxyOptions {
    */
   heldCallTimeoutMs?: number;
   /**
+   * What the proxy's client warns about the upstream: a schema near the spec it read leniently
+   * (FastMCP's multi-select without `items.type`, …), named with the upstream and the field.
+   * Default: a line on stderr. The downstream server's own warnings go to `server.onWarning`.
+   */
+  onUpstreamWarning?: (message: string) => void;
+  /**
    * Options of the downstream `ParleyServer` (its name defaults to `'parley-proxy'`):
    * `requestStateSecurity` (a key ring shared across restarts), `http`, `onError`, ….
    */
@@ -36,9 +43,23 @@ export interface ParleyProxyOptions {
 
 const DEFAULT_HELD_CALL_TIMEOUT_MS = 600_000;
 
+const OPTION_KEYS = optionKeys<ParleyProxyOptions>()([
+  'upstream',
+  'upstreamMode',
+  'upstreamHeaders',
+  'heldCallTimeoutMs',
+  'onUpstreamWarning',
+  'server',
+]);
+
 function checkOptions(options: ParleyProxyOptions): void {
   if (typeof options !== 'object' || options === null || options.upstream === undefined) {
     throw new TypeError('ParleyProxy: give options with an upstream (a URL or a stdio command).');
+  }
+  checkOptionKeys('ParleyProxy', 'options', options, OPTION_KEYS);
+  const { onUpstreamWarning } = options;
+  if (onUpstreamWarning !== undefined && typeof onUpstreamWarning !== 'function') {
+    throw new TypeError('ParleyProxy: onUpstreamWarning must be a function (message) => void.');
   }
   const { heldCallTimeoutMs, upstreamMode } = options;
   if (
@@ -101,6 +122,7 @@ export class ParleyProxy {
       target: options.upstream,
       mode: options.upstreamMode ?? 'auto',
       headers: options.upstreamHeaders,
+      onWarning: options.onUpstreamWarning,
       onListChanged: (kind) => {
         this.#refreshing = this.#refreshing.then(() => this.#register([kind])).catch(() => {});
       },

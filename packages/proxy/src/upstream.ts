@@ -26,6 +26,8 @@ export interface UpstreamOptions {
   headers?: Record<string, string> | undefined;
   /** The upstream's tools, prompts or resources changed. */
   onListChanged?: ((kind: ListChangedKind) => void) | undefined;
+  /** What the upstream's client warns about (schemas it had to read leniently, …). */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** Rounds are the downstream client's to bound; the proxy's client does not add its own. */
@@ -109,12 +111,13 @@ export class Upstream {
   }
 
   #client(handlers: Partial<ClientOptions>): Client {
-    const { target, mode, headers } = this.#options;
+    const { target, mode, headers, onWarning } = this.#options;
     return new Client(target, {
       mode,
       clientInfo: CLIENT_INFO,
       maxRounds: UNBOUNDED_ROUNDS,
       ...(headers === undefined ? {} : { headers }),
+      ...(onWarning === undefined ? {} : { onWarning }),
       ...handlers,
     });
   }

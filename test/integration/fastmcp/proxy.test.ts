@@ -44,6 +44,8 @@ describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', 
   let client: Client;
   let answers: Record<string, ElicitationAnswer> = {};
   let rounds: RoundEvent[] = [];
+  /** What the proxy's client said about the schemas FastMCP sent. */
+  const upstreamWarnings: string[] = [];
 
   beforeAll(async () => {
     const python = await fastmcpPython(base!);
@@ -52,6 +54,7 @@ describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', 
     proxy = new ParleyProxy({
       upstream: fastmcp.url,
       upstreamMode: 'handshake',
+      onUpstreamWarning: (message) => upstreamWarnings.push(message),
       ...proxyOptions,
     });
     proxied = await proxy.run({ transport: 'http', host: '127.0.0.1', port: 0 });
@@ -122,6 +125,12 @@ describe.skipIf(base === undefined)('a FastMCP 4.0.10 server behind the proxy', 
     expect(rounds[0]?.asked['ask-1']?.params).toMatchObject({
       requestedSchema: { properties: { value: { items: { type: 'string' } } } },
     });
+    // And says so to the proxy's operator, naming the upstream and the field.
+    expect(upstreamWarnings).toContainEqual(
+      expect.stringMatching(
+        /^server "FastMCP Elicitation Peer" sent field "value" without items\.type/,
+      ),
+    );
   });
 
   test('a structured object (a dataclass)', async () => {
