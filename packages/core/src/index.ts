@@ -73,6 +73,7 @@ export { checkOptionKeys, optionKeys } from './optionKeys.ts';
 export { isRecord } from './isRecord.ts';
 export { APP_ANSWER_TOOL, APP_ASK_META, appAskOf } from './appAsk.ts';
 export type { AppAsk } from './appAsk.ts';
+export { ASK_KEY_META, askKeyOf } from './askKeyMeta.ts';
 export { canonicalJson } from './canonicalJson.ts';
 export type { CanonicalJsonOptions } from './canonicalJson.ts';
 export type { AllKeysOf, OptionKeys } from './optionKeys.ts';

@@ -9,6 +9,7 @@ test('the public API is exactly this', () => {
     [
       'APP_ANSWER_TOOL',
       'APP_ASK_META',
+      'ASK_KEY_META',
       'AcceptedElicitation',
       'CancelledElicitation',
       'DeclinedElicitation',
@@ -51,6 +52,7 @@ test('the public API is exactly this', () => {
       'isInputRequiredResult',
       'isHandshakeCreateTaskResult',
       'appAskOf',
+      'askKeyOf',
       'isModernVersion',
       'isProtocolVersion',
       'isRecord',

@@ -1,12 +1,13 @@
 import type { KeptValues } from '../flow/flow.ts';
-import type {
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitFormParams,
-  ElicitUrlParams,
-  InputRequest,
-  ParleyError,
-  Root,
+import {
+  ASK_KEY_META,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitFormParams,
+  type ElicitUrlParams,
+  type InputRequest,
+  type ParleyError,
+  type Root,
 } from '@parley/core';
 
 /** How long to wait for a pushed request's answer, and when to give up. */
@@ -15,15 +16,49 @@ export interface WaitOptions {
   signal: AbortSignal;
 }
 
+/** One push: how long to wait, and which ask it is. */
+export interface PushOptions extends WaitOptions {
+  /**
+   * The ask's key, the same in both eras: `ctx.ask`'s key, or for the methods that take none
+   * the name a task gives their question ({@link DEFAULT_ASK_KEYS}). A handshake-era request
+   * carries it in `_meta[ASK_KEY_META]`; a task's question goes on the task under it.
+   */
+  key: string;
+}
+
+/** The key of an ask pushed by a method that takes none (`ctx.elicit`, `ctx.sample`, …). */
+export const DEFAULT_ASK_KEYS: Readonly<Record<InputRequest['method'], string>> = Object.freeze({
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+});
+
+/** A pushed request's `params` with `meta` added to their `_meta` (what it carries stays). */
+export function withMeta(
+  params: object | undefined,
+  meta: Record<string, unknown>,
+): Record<string, unknown> {
+  const kept = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return { ...params, _meta: { ...kept, ...meta } };
+}
+
+/**
+ * A pushed request's `params` with the ask's key in `_meta[ASK_KEY_META]`: a handshake-era
+ * request says which ask it is, as a modern `inputRequests` key would.
+ */
+export function withAskKey(params: object, key: string): Record<string, unknown> {
+  return withMeta(params, { [ASK_KEY_META]: key });
+}
+
 /**
  * The handshake era's server-initiated requests for one call, as the Context needs them. The
  * server builds one per call from the SDK's request context; modern requests have none.
  */
 export interface PushChannel {
   /** The client's answer as it came: Parley checks it (so a bad one can be asked again). */
-  elicit(params: ElicitFormParams | ElicitUrlParams, options: WaitOptions): Promise<unknown>;
-  sample(params: CreateMessageParams, options: WaitOptions): Promise<CreateMessageResult>;
-  listRoots(options: WaitOptions): Promise<Root[]>;
+  elicit(params: ElicitFormParams | ElicitUrlParams, options: PushOptions): Promise<unknown>;
+  sample(params: CreateMessageParams, options: PushOptions): Promise<CreateMessageResult>;
+  listRoots(options: PushOptions): Promise<Root[]>;
   completeElicitation(elicitationId: string): Promise<void>;
   /**
    * Close the call's SSE stream without ending the call (HTTP with an event store only): the

@@ -30,7 +30,7 @@ import { problemOf, reaskRequest } from '../ask/reask.ts';
 import { elicitParamsFor, formFor } from '../ask/versionSchemas.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { ElicitOptions, PushScope, UrlElicitation, WaitOptions } from './contextTypes.ts';
-import type { PushChannel } from './pushChannel.ts';
+import { DEFAULT_ASK_KEYS, type PushChannel, type PushOptions } from './pushChannel.ts';
 import type { KeyedAsks } from '../flow/flow.ts';
 
 /**
@@ -40,8 +40,13 @@ import type { KeyedAsks } from '../flow/flow.ts';
  * wrong. The `Context` methods `ask`, `elicit`, `elicitUrl`, `sample` and `listRoots` end here.
  */
 
-function waitFor(scope: PushScope, timeoutMs: number | undefined) {
-  return { timeout: timeoutMs ?? scope.elicitationTimeoutMs, signal: scope.cancellation.signal };
+/** One push of the ask `key`: how long it waits, and when it gives up. */
+function pushOptions(scope: PushScope, key: string, timeoutMs: number | undefined): PushOptions {
+  return {
+    key,
+    timeout: timeoutMs ?? scope.elicitationTimeoutMs,
+    signal: scope.cancellation.signal,
+  };
 }
 
 /** The strict handshake-era methods, which push or fail. */
@@ -107,10 +112,14 @@ function assertPushable(scope: PushScope, push: PushChannel, request: InputReque
   assertAnswerable(scope.reach?.capabilities ?? scope.request.clientCapabilities, request);
 }
 
-/** Push one ask and read its answer (asking again while a form's does not fit). */
+/**
+ * Push the ask `key` and read its answer (asking again while a form's does not fit); a refusal
+ * names the ask by `key`, as the modern era's does.
+ */
 export async function pushAsk(
   scope: PushScope,
   push: PushChannel,
+  key: string,
   ask: InputRequest,
   timeoutMs?: number,
 ): Promise<unknown> {
@@ -123,15 +132,15 @@ export async function pushAsk(
             { ...ask.params, elicitationId: ask.params.elicitationId ?? randomUUID() },
             scope.request.protocolVersion,
           ),
-          waitFor(scope, timeoutMs),
+          pushOptions(scope, key, timeoutMs),
         );
-        return readAnswer(ask, answer);
+        return readAnswer(ask, answer, key);
       }
-      return pushForm(scope, push, ask.params.message, compiledOf(ask), timeoutMs);
+      return pushForm(scope, push, key, ask.params.message, compiledOf(ask), timeoutMs);
     case 'sampling/createMessage':
-      return pushSample(scope, push, ask.params, timeoutMs);
+      return pushSample(scope, push, ask.params, timeoutMs, key);
     case 'roots/list':
-      return pushRoots(scope, push, timeoutMs);
+      return pushRoots(scope, push, timeoutMs, key);
   }
 }
 
@@ -149,16 +158,20 @@ export async function pushAll(
   const answers: Record<string, unknown> = {};
   for (const [key, ask] of Object.entries(asks)) {
     answers[key] = canAnswer(ask)
-      ? await pushAsk(scope, push, ask)
+      ? await pushAsk(scope, push, key, ask)
       : (await fallback([[key, ask]]))[key];
   }
   return answers;
 }
 
-/** Push a form, and ask again (saying what was wrong) while the answer does not fit. */
+/**
+ * Push the form `key`, and ask again (saying what was wrong) while the answer does not fit; a
+ * refusal names the ask by `key`.
+ */
 export async function pushForm<TData>(
   scope: PushScope,
   push: PushChannel,
+  key: string,
   message: string,
   compiledType: CompiledResponseType<TData>,
   timeoutMs: number | undefined,
@@ -178,17 +191,20 @@ export async function pushForm<TData>(
   };
   let form = formFor({ mode: 'form', ...question }, version, drawing);
   for (let reasks = 0; ; reasks++) {
-    const answer = form.restore(await push.elicit(form.params, waitFor(scope, timeoutMs)));
+    const answer = form.restore(await push.elicit(form.params, pushOptions(scope, key, timeoutMs)));
     try {
-      return toElicitationResult(answer, compiledType);
+      return toElicitationResult(answer, compiledType, key);
     } catch (error) {
       if (!(error instanceof InvalidAnswerError) || reasks >= scope.maxReasks) throw error;
       scope.reasked?.();
-      const reask = reaskRequest(question, problemOf(undefined, error)).params;
+      const reask = reaskRequest(question, problemOf(key, error)).params;
       form = formFor(reask as ElicitFormParams, version, drawing);
     }
   }
 }
+
+/** The key of an elicitation pushed without one (`ctx.elicit`, `ctx.elicitUrl`). */
+const ELICITATION_KEY = DEFAULT_ASK_KEYS['elicitation/create'];
 
 /**
  * `ctx.elicit(message, responseType, options)` or `ctx.elicit(ask, options)`: an elicitation,
@@ -209,11 +225,11 @@ export function pushElicitation(
       );
     }
     const timeoutMs = (responseTypeOrOptions as WaitOptions | undefined)?.timeoutMs;
-    return pushAsk(scope, push, messageOrAsk, timeoutMs);
+    return pushAsk(scope, push, ELICITATION_KEY, messageOrAsk, timeoutMs);
   }
   const { timeoutMs, ...labels } = options;
   const compiledType = compiled(responseTypeOrOptions as ResponseType, labels);
-  return pushForm(scope, push, messageOrAsk, compiledType, timeoutMs);
+  return pushForm(scope, push, ELICITATION_KEY, messageOrAsk, compiledType, timeoutMs);
 }
 
 /** Push a URL-mode elicitation; an accepted one can tell the client the step finished. */
@@ -232,8 +248,9 @@ export async function pushUrl(
   assertPushable(scope, push, request);
   const params = elicitParamsFor(request.params, scope.request.protocolVersion);
   const answer = toElicitationResult(
-    await push.elicit(params, waitFor(scope, options.timeoutMs)),
+    await push.elicit(params, pushOptions(scope, ELICITATION_KEY, options.timeoutMs)),
     compiled(null),
+    ELICITATION_KEY,
   );
   if (answer.action === 'decline') return new DeclinedElicitation();
   if (answer.action === 'cancel') return new CancelledElicitation();
@@ -243,23 +260,25 @@ export async function pushUrl(
   });
 }
 
-/** Have the client's model generate a message. */
+/** Have the client's model generate a message (`key`: the ask's, when `ctx.ask` pushes it). */
 export function pushSample(
   scope: PushScope,
   push: PushChannel,
   params: CreateMessageParams,
   timeoutMs: number | undefined,
+  key: string = DEFAULT_ASK_KEYS['sampling/createMessage'],
 ): Promise<CreateMessageResult> {
   assertPushable(scope, push, { method: 'sampling/createMessage', params });
-  return push.sample(params, waitFor(scope, timeoutMs));
+  return push.sample(params, pushOptions(scope, key, timeoutMs));
 }
 
-/** The roots the client exposes. */
+/** The roots the client exposes (`key`: the ask's, when `ctx.ask` pushes it). */
 export function pushRoots(
   scope: PushScope,
   push: PushChannel,
   timeoutMs: number | undefined,
+  key: string = DEFAULT_ASK_KEYS['roots/list'],
 ): Promise<Root[]> {
   assertPushable(scope, push, { method: 'roots/list' });
-  return push.listRoots(waitFor(scope, timeoutMs));
+  return push.listRoots(pushOptions(scope, key, timeoutMs));
 }

@@ -20,7 +20,8 @@ import { pushedResultProblem } from '../ask/answers.ts';
 import { complete } from '../runtime/completion.ts';
 import type { LogLevel, RequestContext } from '../handler/contextTypes.ts';
 import { serveList, type ListMethod } from '../runtime/lists.ts';
-import type { KeptCall, PushChannel } from '../handler/pushChannel.ts';
+import { withAskKey, withMeta } from '../handler/pushChannel.ts';
+import type { KeptCall, PushChannel, PushOptions } from '../handler/pushChannel.ts';
 import { randomUUID } from '../utils/randomness.ts';
 import type { RoundReply, RoundRequest } from '../round/request.ts';
 import { serveRound } from '../round/serveRound.ts';
@@ -112,11 +113,8 @@ function pushChannel(
 ): PushChannel {
   const unavailable = options.pushUnavailable;
   // Not an async function: a call waiting on its user holds no suspended frame here.
-  const send = (
-    method: string,
-    params: unknown,
-    wait: { timeout: number; signal: AbortSignal },
-  ): Promise<unknown> => {
+  const send = (method: string, asked: object, { key, ...wait }: PushOptions): Promise<unknown> => {
+    const params = withAskKey(asked, key);
     // A call taken over from another replica: what it asked there is answered from its record.
     const sent =
       call?.kept?.replay(method, params, wait) ??
@@ -348,7 +346,7 @@ export function buildSessionServer(runtime: ServerRuntime, options: SessionOptio
         // The task's questions go to the client as requests on this `tasks/result` stream.
         const push: PushQuestion = (question, meta, signal) =>
           ctx.mcpReq.send(
-            { method: question.method, params: { ...question.params, _meta: meta } } as never,
+            { method: question.method, params: withMeta(question.params, meta) } as never,
             AS_SENT,
             { signal, timeout: QUESTION_TIMEOUT_MS },
           ) as Promise<unknown>;

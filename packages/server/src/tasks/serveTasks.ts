@@ -1,4 +1,5 @@
 import {
+  ASK_KEY_META,
   InvalidInputResponsesError,
   declaresTasksExtension,
   jsonRpcError,
@@ -214,7 +215,8 @@ async function awaitWithQuestions(
       if (pushed.has(key)) continue;
       pushed.add(key);
       void options
-        .push(pending.request, relatedTaskMeta(taskId), stop.signal)
+        // The question's key on the task, so the client can tell which ask it is.
+        .push(pending.request, { ...relatedTaskMeta(taskId), [ASK_KEY_META]: key }, stop.signal)
         .then((answer) => engine.update(taskId, access, { [key]: answer as InputResponse }))
         .catch((failure: unknown) => {
           if (!stop.signal.aborted) failures.push(failure);

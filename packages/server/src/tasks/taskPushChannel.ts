@@ -1,6 +1,6 @@
 import type { InputRequest, InputResponse, ListRootsResult } from '@parley/core';
 
-import type { PushChannel } from '../handler/pushChannel.ts';
+import type { PushChannel, PushOptions } from '../handler/pushChannel.ts';
 import type { TaskIO } from './taskEngineTypes.ts';
 
 /**
@@ -12,13 +12,6 @@ import type { TaskIO } from './taskEngineTypes.ts';
  * Context keeps doing what it does for pushed requests (typed answers, re-asks with the
  * reason, decline and cancel as results) with no task-specific code.
  */
-
-/** The names questions go on the task under, before `nextKey` makes each one unique. */
-const NAME_OF: Record<InputRequest['method'], string> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
 
 /** What a task channel needs beyond the task's own I/O. */
 export interface TaskPushChannelOptions {
@@ -32,12 +25,9 @@ export interface TaskPushChannelOptions {
 
 /** A push channel whose requests are questions on the task. */
 export function taskPushChannel(io: TaskIO, options: TaskPushChannelOptions = {}): PushChannel {
-  const ask = async (request: InputRequest, wait: { timeout: number; signal: AbortSignal }) => {
-    const name = NAME_OF[request.method];
-    const answers = await io.ask(
-      { [name]: request },
-      { timeoutMs: wait.timeout, signal: wait.signal },
-    );
+  // Each question goes on the task under its ask's key (`nextKey` makes it unique on the task).
+  const ask = async (request: InputRequest, { key: name, timeout, signal }: PushOptions) => {
+    const answers = await io.ask({ [name]: request }, { timeoutMs: timeout, signal });
     const answer = answers[name];
     if (answer === undefined) {
       // Only an optional ask the client cannot answer comes back empty; pushed asks never are.

@@ -29,10 +29,8 @@ const askDate = elicitRequest(
 );
 const REASON = 'expected a date such as 2026-08-01';
 const WITH_ANSWER = `${REASON}, got the string "${SECRET}"`;
-/** The error's message: a modern answer came back under its key; a pushed one is the call's own. */
-const messageIn = (era: TestEra): string =>
-  `Invalid answer${era === 'modern' ? " to 'date'" : ''} in field 'date': ${REASON}`;
-const MESSAGE = messageIn('modern');
+/** The error's message, the same in both eras: it names the ask by its key, and the field. */
+const MESSAGE = `Invalid answer to 'date' in field 'date': ${REASON}`;
 
 let running: RunningServer | undefined;
 afterEach(async () => {
@@ -117,8 +115,8 @@ function expectToldThePerson(forms: string[]): void {
 }
 
 describe.each<TestEra>(['modern', 'handshake'])('re-asks run out (%s era)', (era) => {
-  const message = messageIn(era);
-  const key = era === 'modern' ? { key: 'date' } : {};
+  const message = MESSAGE;
+  const key = { key: 'date' };
   test('onError and the log lines name the field and the problem, never the answer', async () => {
     const lines: string[] = [];
     const served = await serve({

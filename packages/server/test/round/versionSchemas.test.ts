@@ -137,6 +137,8 @@ describe('on the wire, with a client that negotiated 2025-06-18', () => {
         properties: { value: { type: 'string', enum: ['level'], enumNames: ['Level'] } },
         required: ['value'],
       },
+      // ctx.elicit takes no key: the request carries the one a task would give it.
+      _meta: { 'dev.parley/askKey': 'elicitation' },
     });
     expect(reply.result).toMatchObject({ content: [{ text: '"level"' }] });
   });

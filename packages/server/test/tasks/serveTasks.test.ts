@@ -171,7 +171,11 @@ describe('2025-11-25', () => {
     expect(pushed).toEqual([
       {
         request: expect.objectContaining({ method: 'elicitation/create' }),
-        meta: { 'io.modelcontextprotocol/related-task': { taskId: task.taskId } },
+        // The task, and the question's key on the task.
+        meta: {
+          'io.modelcontextprotocol/related-task': { taskId: task.taskId },
+          'dev.parley/askKey': 'confirm',
+        },
       },
     ]);
     expect(reply).toEqual({

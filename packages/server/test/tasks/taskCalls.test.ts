@@ -122,6 +122,8 @@ describe('2026-07-28, on the raw wire', () => {
     const taskId = created.result!.taskId as string;
 
     const first = await until(server, clock, taskId, 'input_required');
+    // Each question is on the task under its ask's key, as a plain call would ask it.
+    expect(Object.keys(first.inputRequests)).toEqual(['approve']);
     const [approveKey] = Object.keys(first.inputRequests);
     expect(first.inputRequests[approveKey!]).toMatchObject({
       method: 'elicitation/create',
@@ -138,7 +140,7 @@ describe('2026-07-28, on the raw wire', () => {
 
     const second = await until(server, clock, taskId, 'input_required');
     const [regionKey] = Object.keys(second.inputRequests);
-    expect(regionKey).not.toBe(approveKey); // keys are unique over the task's life
+    expect(regionKey).toBe('region');
     expect(second.inputRequests[regionKey!]!.params.message).toBe('Which region?');
     await raw(server, 'tasks/update', {
       taskId,
@@ -155,6 +157,7 @@ describe('2026-07-28, on the raw wire', () => {
     const { result } = await raw(server, 'tools/call', { name: 'pair', arguments: {} });
     const taskId = result!.taskId as string;
     const both = await until(server, clock, taskId, 'input_required', 2);
+    expect(Object.keys(both.inputRequests).sort()).toEqual(['approve', 'region']);
     const keyOf = (message: string) =>
       Object.keys(both.inputRequests).find(
         (key) => both.inputRequests[key]!.params.message === message,
@@ -287,9 +290,11 @@ describe('2025-11-25, on the raw wire', () => {
         'Deploy to production?',
         'Which region?',
       ]);
-      expect(client.pushed[0]!.params._meta).toEqual({
-        'io.modelcontextprotocol/related-task': { taskId },
-      });
+      // Tagged with the task, and with the question's key on the task (its ask's key).
+      expect(client.pushed.map((p) => p.params._meta)).toEqual([
+        { 'io.modelcontextprotocol/related-task': { taskId }, 'dev.parley/askKey': 'approve' },
+        { 'io.modelcontextprotocol/related-task': { taskId }, 'dev.parley/askKey': 'region' },
+      ]);
       expect(final.result).toMatchObject({
         content: [{ type: 'text', text: 'Deployed to eu-west' }],
         _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
