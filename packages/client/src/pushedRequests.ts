@@ -1,4 +1,9 @@
-import { JSON_RPC_ERROR_CODES, type InputRequest, type InputResponse } from '@parley/core';
+import {
+  askKeyOf,
+  JSON_RPC_ERROR_CODES,
+  type InputRequest,
+  type InputResponse,
+} from '@parley/core';
 import { ProtocolError, type Client as McpClient } from '@modelcontextprotocol/client';
 
 import type { CallRegistry, CallState } from './callState.ts';
@@ -115,7 +120,9 @@ export function registerPushedRequests(
   ): Promise<InputResponse> =>
     answerPushed(
       { method: request.method, params: receivedParams(request.params ?? {}) } as InputRequest,
-      String(ctx.mcpReq.id),
+      // The ask's key when the server names it (Parley's does, as the modern era would key
+      // it); else the JSON-RPC id, the only name the request has.
+      askKeyOf(request.params) ?? String(ctx.mcpReq.id),
       ctx.mcpReq.signal,
       context,
     );

@@ -70,7 +70,11 @@ export interface InputContext {
   call: CallInfo | undefined;
   /** The round of `call` this request is part of (1, 2, …); 0 when `call` is undefined. */
   round: number;
-  /** Modern era: the `inputRequests` key. Handshake era: the pushed request's JSON-RPC id. */
+  /**
+   * Modern era: the `inputRequests` key. Handshake era: the ask's key when the server sends one
+   * (`_meta['dev.parley/askKey']`, as Parley's server does: the key the modern era would use),
+   * else the pushed request's JSON-RPC id.
+   */
   key: string;
   /** Aborted when the call is cancelled or fails (another request of the round failed, …). */
   signal: AbortSignal;
@@ -119,7 +123,10 @@ export interface RoundEvent {
   /** 1 for the first round the server asked, then 2, 3, … */
   round: number;
   maxRounds: number;
-  /** What the server asked, by key (handshake era: by the pushed request's JSON-RPC id). */
+  /**
+   * What the server asked, by key (handshake era: the key the server sent in
+   * `_meta['dev.parley/askKey']`, else the pushed request's JSON-RPC id).
+   */
   asked: InputRequests;
   /** What the handlers answered, under the same keys. */
   answered: InputResponses;

@@ -7,6 +7,7 @@ import type {
   TaskHandle,
   ToolCallResult,
 } from '@parley/client';
+import { askKeyOf } from '@parley/core';
 
 import { describeError, h, pretty } from './dom.ts';
 import { argumentsNeededOf, routeLabel, type RoundRoute } from './routes.ts';
@@ -70,13 +71,15 @@ function askText(request: InputRequests[string]): Node {
 }
 
 /**
- * What an ask is called on the timeline: its key. A handshake-era ask has none on the wire (the
- * server sends `elicitation/create` with only a JSON-RPC id, a counter that runs on across
- * calls), so there it is called by what it asks.
+ * What an ask is called on the timeline: its key, in both eras. A handshake-era request carries
+ * its key only when the server sends it (Parley's server does, in `_meta`); from another server
+ * it has only a JSON-RPC id, a counter that runs on across calls, so it is called by what it
+ * asks.
  */
 function askLabel(event: RoundEvent, key: string): string {
   if (event.era !== 'handshake') return key;
   const request = event.asked[key]!;
+  if (askKeyOf(request.params) !== undefined) return key;
   switch (request.method) {
     case 'elicitation/create':
       return request.params.message;
@@ -321,7 +324,8 @@ function entryFor(list: HTMLOListElement, call: CallStart): CallEntry {
           keyedList(
             keys,
             label,
-            (key) => describeAsk(event.asked[key]!, route, handshake),
+            // Labelled by its message (a handshake-era ask from a server that sends no key).
+            (key) => describeAsk(event.asked[key]!, route, label(key) !== key),
             'asked',
           ),
           h('p', { class: 'label' }, 'Answered'),
