@@ -302,6 +302,7 @@ function causes(error: unknown): { code?: unknown; message?: unknown }[] {
 }
 
 const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+const LATE = ['REQUEST_TIMEOUT', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT'];
 
 /**
  * A {@link ConnectionFailedError} when nothing listens at `url`, its host does not exist, or
@@ -313,10 +314,13 @@ function connectionFailed(
   url: string,
   answer: EndpointAnswer | undefined,
 ): ConnectionFailedError | undefined {
-  const unreachable = causes(error).some(
+  const chain = causes(error);
+  const unreachable = chain.some(
     (e) => (typeof e.code === 'string' && UNREACHABLE.includes(e.code)) || e.message === 'bad port',
   );
-  const notMcp = !unreachable && answer !== undefined && isNotMcp(answer);
+  // A request that got no answer in time failed by itself, whatever an earlier one answered.
+  const late = chain.some((e) => typeof e.code === 'string' && LATE.includes(e.code));
+  const notMcp = !unreachable && !late && answer !== undefined && isNotMcp(answer);
   if (!unreachable && !notMcp) return undefined;
   const data = {
     url,
