@@ -1,4 +1,5 @@
 import {
+  HANDSHAKE_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
   UnsupportedProtocolVersionError,
@@ -21,9 +22,16 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 
-import { modernUnavailable, unsupportedVersionData } from './errors.ts';
+import { explainConnectionFailure } from './connectionFailure.ts';
+import {
+  ConnectionFailedError,
+  handshakeUnavailable,
+  modernUnavailable,
+  unsupportedVersionData,
+} from './errors.ts';
 import { DpopNonceError, WorkloadIdentityError } from './http/authErrors.ts';
 import { createHttpTransport } from './http/httpTransport.ts';
+import { isNotMcp, LastAnswer, type EndpointAnswer } from './http/lastAnswer.ts';
 import { carryPushedSchemas } from './pushedSchemas.ts';
 import { relayCreatedTasks } from './tasks/createdTasks.ts';
 import type { ResolvedHttpOptions } from './http/httpOptions.ts';
@@ -96,14 +104,17 @@ function newSdkClient(setup: ConnectionSetup, mode: ClientMode): McpClient {
 /**
  * A modern connection attempt failed because the server is not modern: the SDK's pin mode says
  * so with `ERA_NEGOTIATION_FAILED` (without a `cause`; with one, the probe itself failed, say
- * nothing listens at the URL, and that error stays as it is), or the server answered `-32022`
+ * nothing listens at the URL, and that error stays as it is; and not after a 5xx, which is a
+ * failing server or a forwarder's report, not an era), or the server answered `-32022`
  * offering no modern version.
  */
 function asModernUnavailable(error: unknown, label: string): unknown {
+  const status = (error as { data?: { status?: unknown } }).data?.status;
   if (
     error instanceof SdkError &&
     error.code === SdkErrorCode.EraNegotiationFailed &&
-    error.cause === undefined
+    error.cause === undefined &&
+    !(typeof status === 'number' && status >= 500)
   ) {
     return modernUnavailable(label, [], error);
   }
@@ -245,16 +256,93 @@ export async function openConnection(
       throw mapped;
     }
   }
+  const answers = target.kind === 'http' ? new LastAnswer() : undefined;
   const sdk = newSdkClient(setup, mode);
   try {
-    return await connectSdk(sdk, await transportFor(target, setup.http));
+    const http = answers === undefined ? setup.http : answers.watch(setup.http);
+    return await connectSdk(sdk, await transportFor(target, http));
   } catch (error) {
     await sdk.close().catch(() => {});
-    const unwrapped = unwrapSignInFailure(error);
-    throw mode === 'modern' && unwrapped === error
-      ? asModernUnavailable(error, target.label)
-      : unwrapped;
+    throw connectFailure(error, target, mode, answers?.answer);
   }
+}
+
+/**
+ * What `connect()` throws for `error`: a sign-in's own error; over HTTP, a
+ * {@link ConnectionFailedError} when no MCP server answered at the URL (before any era is
+ * judged, so a 404 page is never read as "an older server"); then the typed error of a server
+ * of the other era than the one `mode` pins; else `error` as it is.
+ */
+function connectFailure(
+  error: unknown,
+  target: ResolvedTarget,
+  mode: ClientMode,
+  answer: EndpointAnswer | undefined,
+): unknown {
+  const unwrapped = unwrapSignInFailure(error);
+  if (unwrapped !== error) return unwrapped;
+  if (target.kind === 'http') {
+    const failed = connectionFailed(error, String(target.url), answer);
+    if (failed !== undefined) return failed;
+  }
+  if (mode === 'modern') return asModernUnavailable(error, target.label);
+  if (mode === 'handshake') return asHandshakeUnavailable(error, target.label);
+  return error;
+}
+
+/** Errors a failed connection attempt is made of, outermost first. */
+function causes(error: unknown): { code?: unknown; message?: unknown }[] {
+  const found: { code?: unknown; message?: unknown }[] = [];
+  let current = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth += 1) {
+    found.push(current as { code?: unknown; message?: unknown });
+    current = (current as { cause?: unknown }).cause;
+  }
+  return found;
+}
+
+const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+const LATE = ['REQUEST_TIMEOUT', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/**
+ * A {@link ConnectionFailedError} when nothing listens at `url`, its host does not exist, or
+ * the endpoint last answered what no MCP server does (a 404, a 405, an HTML page); `undefined`
+ * for every other failure (timeouts and authorization are the host's to word).
+ */
+function connectionFailed(
+  error: unknown,
+  url: string,
+  answer: EndpointAnswer | undefined,
+): ConnectionFailedError | undefined {
+  const chain = causes(error);
+  const unreachable = chain.some(
+    (e) => (typeof e.code === 'string' && UNREACHABLE.includes(e.code)) || e.message === 'bad port',
+  );
+  // A request that got no answer in time failed by itself, whatever an earlier one answered.
+  const late = chain.some((e) => typeof e.code === 'string' && LATE.includes(e.code));
+  const notMcp = !unreachable && !late && answer !== undefined && isNotMcp(answer);
+  if (!unreachable && !notMcp) return undefined;
+  const data = {
+    url,
+    status: notMcp ? answer.status : undefined,
+    statusText: notMcp ? answer.statusText : undefined,
+    contentType: notMcp ? answer.contentType : undefined,
+  };
+  const sentence = explainConnectionFailure({ data, cause: error }, url, { timeoutMs: 0 });
+  return sentence === undefined ? undefined : new ConnectionFailedError(sentence, data, error);
+}
+
+/**
+ * A handshake connection attempt failed because the server is modern only: it refused
+ * `initialize` with `-32022`, offering no handshake-era version.
+ */
+function asHandshakeUnavailable(error: unknown, label: string): unknown {
+  const data = unsupportedVersionData(error);
+  if (data === undefined) return error;
+  const speaksHandshake = data.supported.some((v) => HANDSHAKE_PROTOCOL_VERSIONS.includes(v));
+  return speaksHandshake
+    ? new UnsupportedProtocolVersionError(data, { cause: error })
+    : handshakeUnavailable(label, data, error);
 }
 
 function speaksModern(error: UnsupportedProtocolVersionError): boolean {

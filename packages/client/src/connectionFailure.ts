@@ -1,4 +1,4 @@
-import { checkOptionKeys, optionKeys } from '@parley/core';
+import { UnsupportedProtocolVersionError, checkOptionKeys, optionKeys } from '@parley/core';
 
 /**
  * A failed connection, said as what to check. The SDK reports a refused port as
@@ -98,6 +98,19 @@ function httpStatus(errors: Failure[]): { status: number; statusText: string } |
   return undefined;
 }
 
+/**
+ * The content type of an answer that is not MCP, as the SDK reports it
+ * (`CLIENT_HTTP_UNEXPECTED_CONTENT`, an HTML page) or a `ConnectionFailedError` carries it.
+ */
+function notMcpContentType(errors: Failure[]): string | undefined {
+  for (const error of errors) {
+    if (error.forwarder === true) continue;
+    const type = (error.data as { contentType?: unknown } | undefined)?.contentType;
+    if (typeof type === 'string') return type;
+  }
+  return undefined;
+}
+
 function aside(advice: string | undefined): string {
   return advice === undefined ? '' : ` (${advice})`;
 }
@@ -123,6 +136,7 @@ function explainHttp(
     return `${url}: fetch refuses to connect to port ${port} (a port browsers block); run the server on another port.`;
   const status = httpStatus(errors);
   const notMcp = withCode(errors, 'NOT_MCP');
+  const contentType = notMcpContentType(errors);
   if (status !== undefined) {
     const answered = `${url} answered HTTP ${status.status}${status.statusText !== '' ? ` ${status.statusText}` : ''}`;
     if (status.status === 404)
@@ -133,6 +147,8 @@ function explainHttp(
     }
     if (status.status === 405)
       return `${answered}: that URL does not take MCP requests; is it the server's MCP endpoint?`;
+    if (contentType !== undefined && notMcp === undefined)
+      return `${answered} with ${contentType}, not MCP: is it the server's MCP endpoint? (it is often /mcp)`;
     // The status is the forwarder's own (502) when it relays why: that is said below instead.
     if (errors.every((error) => error.forwarder !== true))
       return `${answered}: is it an MCP server?`;
@@ -142,6 +158,8 @@ function explainHttp(
     const upstream = typeof notMcp.status === 'number' ? `HTTP ${notMcp.status} ` : '';
     return `${url} answered ${upstream}with ${type}, not MCP: is it the server's MCP endpoint? (it is often /mcp)`;
   }
+  if (contentType !== undefined)
+    return `${url} answered with ${contentType}, not MCP: is it the server's MCP endpoint? (it is often /mcp)`;
   const relayed = errors.find((error) => error.forwarder === true);
   if (relayed !== undefined && typeof relayed.error === 'string')
     return `Could not use ${url}: ${relayed.error}.`;
@@ -177,6 +195,8 @@ export function explainConnectionFailure(
   options: ConnectionFailureOptions,
 ): string | undefined {
   checkOptionKeys('explainConnectionFailure', 'options', options, OPTION_KEYS);
+  // A server of the other era answered: the error's own message says which and what to do.
+  if (error instanceof UnsupportedProtocolVersionError) return undefined;
   const errors = chain(error);
   if (typeof target === 'object' && !(target instanceof URL)) {
     return explainStdio(target.command, errors, options);

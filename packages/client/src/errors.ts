@@ -1,4 +1,5 @@
 import {
+  HANDSHAKE_PROTOCOL_VERSIONS,
   JSON_RPC_ERROR_CODES,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
@@ -128,14 +129,87 @@ export function modernUnavailable(
   return new ModernUnavailableError(target, supported, cause);
 }
 
-/** `data` of a `-32022` error, when `error` is one. */
+/**
+ * `mode: 'handshake'` met a server that speaks only the modern protocol: it refused
+ * `initialize` with `-32022`. The mirror of `mode: 'modern'`'s error; `data` is what the
+ * server said (`supported`: its versions, `requested`: what the client asked for).
+ */
+class HandshakeUnavailableError extends UnsupportedProtocolVersionError {
+  constructor(target: string, data: { supported: string[]; requested: string }, cause: unknown) {
+    super(data, { cause });
+    const offered = data.supported.length > 0 ? data.supported.join(', ') : 'no version it named';
+    this.message =
+      `Client: mode 'handshake' needs a server that speaks the handshake era (MCP ` +
+      `${HANDSHAKE_PROTOCOL_VERSIONS[0]} or earlier), but ${target} does not (it offers ` +
+      `${offered}; the client asked for ${data.requested}). Use mode 'auto' or 'modern' to ` +
+      `speak the modern protocol.`;
+  }
+}
+
+/** The typed error for a handshake-only client facing a modern-only server. */
+export function handshakeUnavailable(
+  target: string,
+  data: { supported: string[]; requested: string },
+  cause: unknown,
+): UnsupportedProtocolVersionError {
+  return new HandshakeUnavailableError(target, data, cause);
+}
+
+/** What a {@link ConnectionFailedError} carries. */
+export interface ConnectionFailedErrorData {
+  /** The server's URL. */
+  url: string;
+  /** The HTTP status of the endpoint's answer; `undefined` when nothing answered. */
+  status: number | undefined;
+  statusText: string | undefined;
+  /** The media type of an answer that was not MCP (an HTML page, plain text). */
+  contentType: string | undefined;
+}
+
+/**
+ * `connect()` to an HTTP URL where no MCP server answers: nothing listens there, the host does
+ * not exist, or the URL answers a page that is not MCP (404, 405, HTML). The message is the
+ * sentence `explainConnectionFailure` says (what to check); the transport's error is the
+ * `cause`. Failures the host words itself (a timeout, an authorization) are not wrapped.
+ */
+export class ConnectionFailedError extends ParleyError<ConnectionFailedErrorData> {
+  static override readonly brand: string = '@parley/client:ConnectionFailedError';
+
+  constructor(message: string, data: ConnectionFailedErrorData, cause: unknown) {
+    super('internal', message, { data, cause });
+  }
+}
+
+/** `data` of a `-32022` error, when `error` is one (or an HTTP answer whose body is one). */
 export function unsupportedVersionData(
   error: unknown,
 ): { supported: string[]; requested: string } | undefined {
-  if (!(error instanceof ProtocolError)) return undefined;
-  if (error.code !== JSON_RPC_ERROR_CODES.unsupportedProtocolVersion) return undefined;
-  const parsed = fromJsonRpcError({ code: error.code, message: error.message, data: error.data });
+  const rpc = error instanceof ProtocolError ? error : jsonRpcErrorInBody(error);
+  if (rpc === undefined) return undefined;
+  if (rpc.code !== JSON_RPC_ERROR_CODES.unsupportedProtocolVersion) return undefined;
+  const parsed = fromJsonRpcError({ code: rpc.code, message: rpc.message, data: rpc.data });
   return parsed instanceof UnsupportedProtocolVersionError ? parsed.data : undefined;
+}
+
+/**
+ * The JSON-RPC error in the body of an HTTP answer the SDK refused (`SdkHttpError`, whose
+ * `data.text` is the body): a modern-only server refuses `initialize` with `400` and `-32022`.
+ */
+function jsonRpcErrorInBody(
+  error: unknown,
+): { code: number; message: string; data: unknown } | undefined {
+  const text = (error as { data?: { text?: unknown } } | null)?.data?.text;
+  if (typeof text !== 'string') return undefined;
+  try {
+    const body = JSON.parse(text) as {
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+    };
+    const rpc = body.error;
+    if (typeof rpc?.code !== 'number' || typeof rpc.message !== 'string') return undefined;
+    return { code: rpc.code, message: rpc.message, data: rpc.data };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 export { Client } from './client.ts';
 export { explainConnectionFailure } from './connectionFailure.ts';
 export type { ConnectionFailureOptions } from './connectionFailure.ts';
-export { InputHandlerError, UnreadableSchemaError } from './errors.ts';
+export { ConnectionFailedError, InputHandlerError, UnreadableSchemaError } from './errors.ts';
 export { createOAuthProvider } from './http/oauthProvider.ts';
 export type { OAuthProviderOptions } from './http/oauthProvider.ts';
 export { createWorkloadIdentityProvider } from './http/workloadIdentity.ts';
@@ -15,6 +15,7 @@ export type { DpopOption } from './http/dpop.ts';
 export { DpopNonceError, WorkloadIdentityError } from './http/authErrors.ts';
 export type { DpopNonceErrorData, WorkloadIdentityErrorData } from './http/authErrors.ts';
 export type {
+  ConnectionFailedErrorData,
   InputHandlerErrorData,
   InputHandlerName,
   UnreadableSchemaErrorData,

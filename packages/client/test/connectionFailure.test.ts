@@ -69,17 +69,6 @@ describe.each(['auto', 'modern', 'handshake'] as const)('mode %s', (mode) => {
   });
 });
 
-// Not in mode 'modern': there a 404 to the version probe is read as "a handshake-era server"
-// (UnsupportedProtocolVersionError), which says nothing of a wrong path.
-describe.each(['auto', 'handshake'] as const)('mode %s', (mode) => {
-  test('a wrong path: is it the MCP endpoint?', async () => {
-    const url = `${base}/wrong`;
-    expect(explainConnectionFailure(await failure(url, mode), url, { timeoutMs: 1000 })).toBe(
-      `${url} answered HTTP 404 Not Found: is /wrong the server's MCP endpoint? (it is often /mcp)`,
-    );
-  });
-});
-
 test('a failure it does not know is undefined', () => {
   expect(explainConnectionFailure(new Error('boom'), TARGET, { timeoutMs: 1 })).toBeUndefined();
   expect(

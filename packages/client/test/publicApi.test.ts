@@ -9,6 +9,7 @@ test('the public API is exactly this', () => {
     'AcceptedElicitation',
     'CancelledElicitation',
     'Client',
+    'ConnectionFailedError',
     'DeclinedElicitation',
     'DpopNonceError',
     'InputHandlerError',
