@@ -214,6 +214,8 @@ describe('the reporting app', () => {
       'Task working: Compiling Q4 (75%)',
     ]);
     expect(progress.at(-1)).toBe('Task completed');
+    // Back at work after each answer, the task is not said to be compiling Q4 again.
+    expect(progress.filter((line) => line === 'Task working: Compiling Q4 (75%)')).toHaveLength(1);
     expect(progress).toContain(
       'Task waiting for your answer: Waiting for an answer: Include the quarterly breakdown?',
     );

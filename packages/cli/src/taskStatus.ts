@@ -1,4 +1,4 @@
-import type { TaskHandle, TaskSnapshot } from '@parley/client';
+import { describeTask, type TaskHandle } from '@parley/client';
 
 import type { PromptLog } from './prompter.ts';
 
@@ -8,22 +8,6 @@ import type { PromptLog } from './prompter.ts';
  * person waits. A task waiting for an answer says nothing of its own: the question itself is
  * drawn next.
  */
-
-const LABEL: Record<TaskSnapshot['status'], string> = {
-  working: 'working',
-  input_required: 'waiting for your answer',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
-/** One line for a task's state: its status, and what the server says about it. */
-export function describeTask(task: TaskSnapshot): string {
-  const message = task.statusMessage;
-  return message === undefined || message.length === 0
-    ? `Task ${LABEL[task.status]}`
-    : `Task ${LABEL[task.status]}: ${message}`;
-}
 
 /**
  * The `onTask` of a call: announces the task and logs each change until it ends. A line is not

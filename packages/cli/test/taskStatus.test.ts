@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 // tasks is wired in its own step; until then this is the server the terminal is tested against.
 import { startRawTaskServer, type RawTaskServer } from '../../client/test/helpers/rawTaskServer.ts';
 import { runCli } from '../src/runCli.ts';
-import { describeTask } from '../src/taskStatus.ts';
 import { startApp, type RunningApp } from './helpers/demoApps.ts';
 import { parley } from './helpers/runParley.ts';
 import { scriptedPrompter } from './helpers/scriptedPrompter.ts';
@@ -99,15 +98,4 @@ describe('parley call on a task', () => {
       expect(screen.at(-2)).toBe('success: Task completed');
     });
   }
-
-  test('one line per state', () => {
-    const base = { taskId: 't', createdAt: '', lastUpdatedAt: '', ttlMs: null };
-    expect(describeTask({ ...base, status: 'working', statusMessage: 'Rendering (40%)' })).toBe(
-      'Task working: Rendering (40%)',
-    );
-    expect(describeTask({ ...base, status: 'input_required' })).toBe(
-      'Task waiting for your answer',
-    );
-    expect(describeTask({ ...base, status: 'failed', statusMessage: '' })).toBe('Task failed');
-  });
 });

@@ -5,6 +5,7 @@
 
 export { Client } from './client.ts';
 export { explainConnectionFailure } from './connectionFailure.ts';
+export { describeTask } from './tasks/describeTask.ts';
 export type { ConnectionFailureOptions } from './connectionFailure.ts';
 export { ConnectionFailedError, InputHandlerError, UnreadableSchemaError } from './errors.ts';
 export { createOAuthProvider } from './http/oauthProvider.ts';

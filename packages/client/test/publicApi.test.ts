@@ -26,6 +26,7 @@ test('the public API is exactly this', () => {
     'WorkloadIdentityError',
     'createOAuthProvider',
     'createWorkloadIdentityProvider',
+    'describeTask',
     'explainConnectionFailure',
   ]);
 });

@@ -1,4 +1,4 @@
-import type { TaskHandle, TaskSnapshot } from '@parley/client';
+import { describeTask, type TaskHandle, type TaskSnapshot } from '@parley/client';
 
 import { h } from './dom.ts';
 
@@ -6,22 +6,6 @@ import { h } from './dom.ts';
  * A call that became a task, on its timeline entry: each change of the task's status as it
  * comes, in the terminal's words (`Task working: Compiling Q1 (0%)`), ending at its final state.
  */
-
-const LABEL: Record<TaskSnapshot['status'], string> = {
-  working: 'working',
-  input_required: 'waiting for your answer',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
-/** One line for a task's state: its status, and what the server says about it. */
-export function describeTask(task: TaskSnapshot): string {
-  const message = task.statusMessage;
-  return message === undefined || message.length === 0
-    ? `Task ${LABEL[task.status]}`
-    : `Task ${LABEL[task.status]}: ${message}`;
-}
 
 function ended(task: TaskSnapshot): boolean {
   return task.status !== 'working' && task.status !== 'input_required';
@@ -36,8 +20,9 @@ export interface TaskProgress {
 }
 
 /**
- * Follows `task`: a line per change (a state said twice in a row is said once: after an answer
- * the task is back at the work it was doing), and the status line updated with it.
+ * Follows `task`: a line per change, and the status line updated with it. As in the terminal,
+ * the work is not said again when the task goes back to it: after an answer the task is back at
+ * the work it was doing before it asked (`Compiling Q4 (75%)`), which the person has seen.
  */
 export function followTask(task: TaskHandle, status: HTMLElement): TaskProgress {
   const log = h('ol', { class: 'task-progress', 'aria-label': 'Task progress' });
@@ -48,16 +33,21 @@ export function followTask(task: TaskHandle, status: HTMLElement): TaskProgress 
     log,
   );
   let shown = '';
+  /** The last line of work shown: a task back at it after an answer is not said again. */
+  let working = '';
   let over = false;
   const show = (snapshot: TaskSnapshot): void => {
     if (over) return;
     over = ended(snapshot);
     const line = describeTask(snapshot);
-    if (line !== shown) {
-      shown = line;
-      log.append(h('li', { 'data-status': snapshot.status }, line));
-      status.textContent = over ? line : `${line}…`;
+    if (line === shown) return;
+    shown = line;
+    status.textContent = over ? line : `${line}…`;
+    if (snapshot.status === 'working') {
+      if (line === working) return;
+      working = line;
     }
+    log.append(h('li', { 'data-status': snapshot.status }, line));
   };
   show(task.current);
   const stop = task.onChange(show);
