@@ -1,11 +1,12 @@
-import type {
-  ClientCapabilities,
-  CreateMessageResult,
-  ElicitResult,
-  InputRequest,
-  Root,
+import {
+  askKeyOf,
+  type ClientCapabilities,
+  type CreateMessageResult,
+  type ElicitResult,
+  type InputRequest,
+  type Root,
 } from '@parley/core';
-import type { ClientOptions } from '@parley/client';
+import type { ClientOptions, InputContext } from '@parley/client';
 
 /**
  * The two halves of one relayed ask: the upstream's request as the proxy's `Client` hands it
@@ -13,8 +14,25 @@ import type { ClientOptions } from '@parley/client';
  * the answer that comes back, turned into what the `Client` sends upstream.
  */
 
-/** Puts one upstream ask to the downstream person; resolves with the flow's answer. */
-export type Ask = (request: InputRequest) => Promise<unknown>;
+/**
+ * Puts one upstream ask to the downstream person; resolves with the flow's answer. `key` is the
+ * upstream's own name for it, when it has one.
+ */
+export type Ask = (request: InputRequest, key?: string) => Promise<unknown>;
+
+/**
+ * The upstream's name for an ask: a modern round's `inputRequests` key, or the key a
+ * handshake-era server sends in `_meta` (Parley's does). Not the JSON-RPC id a handshake-era
+ * request otherwise has, a counter that means nothing to the person.
+ */
+function upstreamKey(request: InputRequest, ctx: InputContext): string | undefined {
+  return ctx.era === 'modern' ? ctx.key : askKeyOf(request.params);
+}
+
+/** `ask`, told the upstream's key for the request. */
+function keyed(ask: Ask, request: InputRequest, ctx: InputContext): Promise<unknown> {
+  return ask(request, upstreamKey(request, ctx));
+}
 
 /** A form or URL elicitation's answer, from the flow's result back to the wire's. */
 export function elicitResultOf(answer: unknown): ElicitResult {
@@ -37,17 +55,24 @@ export function relayHandlers(
     ...(capabilities.elicitation === undefined
       ? {}
       : {
-          elicitationHandler: async (_message, _type, params) =>
-            elicitResultOf(await ask({ method: 'elicitation/create', params })),
+          elicitationHandler: async (_message, _type, params, ctx) =>
+            elicitResultOf(await keyed(ask, { method: 'elicitation/create', params }, ctx)),
         }),
     ...(capabilities.sampling === undefined
       ? {}
       : {
-          samplingHandler: async (_messages, params) =>
-            (await ask({ method: 'sampling/createMessage', params })) as CreateMessageResult,
+          samplingHandler: async (_messages, params, ctx) =>
+            (await keyed(
+              ask,
+              { method: 'sampling/createMessage', params },
+              ctx,
+            )) as CreateMessageResult,
         }),
     ...(capabilities.roots === undefined
       ? {}
-      : { roots: async () => (await ask({ method: 'roots/list', params: {} })) as Root[] }),
+      : {
+          roots: async (ctx) =>
+            (await keyed(ask, { method: 'roots/list', params: {} }, ctx)) as Root[],
+        }),
   };
 }

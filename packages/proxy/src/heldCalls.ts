@@ -1,5 +1,7 @@
 import type { InputRequest } from '@parley/core';
 
+import type { Ask } from './answers.ts';
+
 /**
  * Upstream calls the proxy keeps open between the downstream client's rounds. A call the
  * upstream runs its own way (pushed asks, or rounds the proxy's client drives) waits here on
@@ -7,11 +9,17 @@ import type { InputRequest } from '@parley/core';
  * flow that is: the flow's sealed state names the call (its id), never its content.
  */
 
-/** One ask of a held call, keyed by its place in the call (`ask-1`, `ask-2`, …). */
+/**
+ * One ask of a held call, keyed as the upstream keys it (`currency`), or by its place in the
+ * call (`ask-1`, `ask-2`, …) when the upstream has no name for it.
+ */
 export interface HeldAsk {
   key: string;
   request: InputRequest;
 }
+
+/** The prefix of the keys the proxy keeps in a flow itself (`ctx.remember`). */
+export const PROXY_KEYS = 'parley-proxy.';
 
 /** What the relay does next: put asks to the person, or end with the upstream outcome. */
 export type HeldStep =
@@ -30,6 +38,12 @@ export class HeldCall {
   readonly #pending = new Map<string, PendingAsk>();
   #outcome: HeldStep | undefined;
   #asked = 0;
+  /**
+   * Every key this call has asked under. The downstream flow keeps each answer by its key for
+   * the whole call, so an upstream that asks under a key again (a re-ask, a later round) gets a
+   * new one (`currency-2`), never the answer already given.
+   */
+  readonly #keys = new Set<string>();
   /** Runs waiting for the next step (a client that retried a round may have two at once). */
   #waiting: (() => void)[] = [];
 
@@ -43,8 +57,8 @@ export class HeldCall {
   }
 
   /** Run the upstream call; `ask` puts one of its asks to the person and resolves with the answer. */
-  run(call: (ask: (request: InputRequest) => Promise<unknown>) => Promise<unknown>): void {
-    call((request) => this.#ask(request)).then(
+  run(call: (ask: Ask) => Promise<unknown>): void {
+    call((request, key) => this.#ask(request, key)).then(
       (value) => this.#settle({ kind: 'done', value }),
       (error: unknown) => this.#settle({ kind: 'failed', error }),
     );
@@ -86,13 +100,23 @@ export class HeldCall {
     this.#settle({ kind: 'failed', error: reason });
   }
 
-  #ask(request: InputRequest): Promise<unknown> {
+  #ask(request: InputRequest, upstreamKey: string | undefined): Promise<unknown> {
     this.#asked += 1;
-    const key = `ask-${this.#asked}`;
+    const key = this.#unusedKey(upstreamKey ?? `ask-${this.#asked}`);
+    this.#keys.add(key);
     return new Promise((resolve) => {
       this.#pending.set(key, { key, request, resolve });
       this.#poke();
     });
+  }
+
+  #unusedKey(wanted: string): string {
+    // The proxy's own names in the flow are not the upstream's to take.
+    const base =
+      wanted.length === 0 || wanted.startsWith(PROXY_KEYS) ? `ask-${this.#asked}` : wanted;
+    let key = base;
+    for (let n = 2; this.#keys.has(key); n += 1) key = `${base}-${n}`;
+    return key;
   }
 
   #settle(outcome: HeldStep): void {
@@ -123,9 +147,7 @@ export class HeldCalls {
   }
 
   /** Hold a new call: `start` runs it, with `ask` for each of its asks. */
-  open(
-    start: (call: HeldCall, ask: (request: InputRequest) => Promise<unknown>) => Promise<unknown>,
-  ): HeldCall {
+  open(start: (call: HeldCall, ask: Ask) => Promise<unknown>): HeldCall {
     const call = new HeldCall(crypto.randomUUID());
     this.#calls.set(call.id, { call });
     call.run((ask) => start(call, ask));

@@ -2,7 +2,7 @@ import type { Context, InputRequest } from '@parley/server';
 import type { CallProgress, Client } from '@parley/client';
 
 import { heldCallGone, upstreamError } from './errors.ts';
-import type { HeldCall, HeldCalls } from './heldCalls.ts';
+import { PROXY_KEYS, type HeldCall, type HeldCalls } from './heldCalls.ts';
 import type { Upstream } from './upstream.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { Upstream } from './upstream.ts';
  */
 
 /** The `ctx.remember` key under which a flow keeps the id of its held call. */
-const HELD_CALL = 'parley-proxy.heldCall';
+const HELD_CALL = `${PROXY_KEYS}heldCall`;
 
 /** The name `ctx.ask` gives what it throws to end a modern round at a question. */
 const SUSPENSION = 'AskSuspension';

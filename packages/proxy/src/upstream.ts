@@ -53,11 +53,11 @@ export class Upstream {
   constructor(options: UpstreamOptions) {
     this.#options = options;
     this.#stdio = isStdio(options.target);
-    const relay: Ask = (request) => {
+    const relay: Ask = (request, key) => {
       if (this.#current === undefined) {
         return Promise.reject(new Error('The proxy has no call in flight to put this ask to.'));
       }
-      return this.#current(request);
+      return this.#current(request, key);
     };
     this.#shared = this.#client({
       ...(this.#stdio ? relayHandlers(relay, ALL_CAPABILITIES) : {}),

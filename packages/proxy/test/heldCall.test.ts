@@ -33,4 +33,18 @@ describe('HeldCall', () => {
     expect(call.signal.aborted).toBe(true);
     expect(await call.next()).toEqual({ kind: 'failed', error: reason });
   });
+
+  it("keys an ask as the upstream keys it; a key asked again, or the proxy's own, gets another", async () => {
+    const call = new HeldCall('call-3');
+    call.run(async (put) => {
+      await Promise.all([put(ask, 'currency'), put(ask), put(ask, 'parley-proxy.heldCall')]);
+      return put(ask, 'currency');
+    });
+    const first = await call.next();
+    const keys = first.kind === 'asks' ? first.asks.map(({ key }) => key) : [];
+    expect(keys).toEqual(['currency', 'ask-2', 'ask-3']);
+    for (const key of keys) call.answer(key, 'answered');
+    const second = await call.next();
+    expect(second.kind === 'asks' && second.asks.map(({ key }) => key)).toEqual(['currency-2']);
+  });
 });

@@ -89,6 +89,8 @@ describe.each(pairings)(
       expect(rounds.map((round) => [round.era, Object.values(round.asked)[0]?.method])).toEqual([
         [clientMode, 'elicitation/create'],
       ]);
+      // Under the upstream's own key (`ctx.ask('name', …)`), whichever era is on either side.
+      expect(rounds.map((round) => Object.keys(round.asked))).toEqual([['name']]);
       // A handshake-era upstream runs its handler once; a modern one once per round.
       expect((seen.starts['greet'] ?? 0) - before).toBe(upstreamMode === 'handshake' ? 1 : 2);
       expect(proxy.heldCalls).toBe(0);
