@@ -5,7 +5,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk-v1/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import type { ElicitResult } from '@parley/core';
-import type { RunningServer } from '../src/index.ts';
+import { ParleyServer, elicitRequest, type RunningServer } from '../src/index.ts';
 import { createSeedServer } from './fixtures/seedServer.ts';
 import { textOf } from './helpers/sdkClients.ts';
 
@@ -270,6 +270,32 @@ describe('fetch() without sessions (serverless hosts)', () => {
       }),
     );
     const result = await client.callTool({ name: 'get_user_name', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/need an MCP session/);
+    expect(textOf(result)).not.toMatch(/not supported by this client/);
+    await client.close();
+  });
+
+  test('so does ctx.ask, which checks what the client declared first (no session recorded it)', async () => {
+    const mcp = new ParleyServer({
+      name: 'stateless',
+      http: { sessions: false },
+      onError: () => {},
+    });
+    mcp.tool('ask_name', async (_args, ctx) => {
+      const name = await ctx.ask('name', elicitRequest('Your name?', String));
+      return name.action;
+    });
+    const client = new Client(
+      { name: 'stateless', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://edge.test/mcp'), {
+        fetch: (input, init) => mcp.fetch(new Request(input, init)),
+      }),
+    );
+    const result = await client.callTool({ name: 'ask_name', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/need an MCP session/);
     expect(textOf(result)).not.toMatch(/not supported by this client/);

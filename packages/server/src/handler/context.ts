@@ -42,7 +42,7 @@ import type {
 } from './contextTypes.ts';
 import type { PushChannel } from './pushChannel.ts';
 import {
-  assertAnswerable,
+  assertReachable,
   pushAll,
   pushChannelFor,
   pushElicitation,
@@ -391,7 +391,7 @@ export class Context {
 
   #fallback(asks: KeyedAsks): Promise<Record<string, unknown>> {
     const fail = (ask: InputRequest): never => {
-      assertAnswerable(this.#askCapabilities, ask);
+      assertReachable(this.#push, this.#askCapabilities, ask);
       throw new TypeError('unreachable: the client can answer this ask');
     };
     const fallback = this.#init.fallback;

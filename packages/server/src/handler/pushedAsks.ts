@@ -106,10 +106,23 @@ export function assertAnswerable(capabilities: ClientCapabilities, request: Inpu
   }
 }
 
-function assertPushable(scope: PushScope, push: PushChannel, request: InputRequest): void {
-  const unavailable = push.unavailable?.(request);
+/**
+ * `request` can reach the client and be answered there. A request that cannot reach it at all
+ * (a handshake-era request served without a session) says so first: the capabilities it would
+ * otherwise be refused for are only the ones no session recorded.
+ */
+export function assertReachable(
+  push: PushChannel | undefined,
+  capabilities: ClientCapabilities,
+  request: InputRequest,
+): void {
+  const unavailable = push?.unavailable?.(request);
   if (unavailable !== undefined) throw unavailable;
-  assertAnswerable(scope.reach?.capabilities ?? scope.request.clientCapabilities, request);
+  assertAnswerable(capabilities, request);
+}
+
+function assertPushable(scope: PushScope, push: PushChannel, request: InputRequest): void {
+  assertReachable(push, scope.reach?.capabilities ?? scope.request.clientCapabilities, request);
 }
 
 /**
