@@ -1,5 +1,6 @@
 import {
   HANDSHAKE_PROTOCOL_VERSIONS,
+  askKeyOf,
   JSON_RPC_ERROR_CODES,
   MODERN_PROTOCOL_VERSION,
   ParleyError,
@@ -22,8 +23,9 @@ export interface InputHandlerErrorData {
   /** The `inputRequests` key (modern) or the pushed request's id (handshake). */
   key: string;
   /**
-   * How the message names the ask: the key in quotes (modern), or what the server asked
-   * (handshake: the elicitation's message, else the method), never a JSON-RPC id.
+   * How the message names the ask: its key in quotes (modern, or handshake-era when the server
+   * sends it), else what the server asked (the elicitation's message, or the method), never a
+   * JSON-RPC id.
    */
   ask: string;
 }
@@ -32,15 +34,16 @@ export interface InputHandlerErrorData {
 const MAX_QUOTED = 80;
 
 /**
- * How errors name an ask. A modern key is chosen by the server's author and says what is asked;
- * a handshake-era request's id is the transport's counter, meaningless to a reader, so there the
- * ask is named by its message (an elicitation) or its method.
+ * How errors name an ask. A key is chosen by the server's author and says what is asked: every
+ * modern ask has one, and a handshake-era request has one when the server sends it in `_meta`
+ * (Parley's does). Otherwise a handshake-era request has only its id, the transport's counter,
+ * meaningless to a reader, so it is named by its message (an elicitation) or its method.
  */
 export function askLabel(
   request: { method: string; params?: unknown },
   ctx: { era: string; key: string },
 ): string {
-  if (ctx.era === 'modern') return `'${ctx.key}'`;
+  if (ctx.era === 'modern' || askKeyOf(request.params) === ctx.key) return `'${ctx.key}'`;
   const message = (request.params as { message?: unknown } | undefined)?.message;
   if (typeof message !== 'string' || message.trim() === '') return request.method;
   const quoted = message.length > MAX_QUOTED ? `${message.slice(0, MAX_QUOTED - 1)}…` : message;

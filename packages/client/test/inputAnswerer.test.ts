@@ -142,4 +142,21 @@ describe('createInputAnswerer', () => {
     ]);
     for (const message of messages) expect(message).not.toContain("'14'");
   });
+
+  test('a handshake-era ask whose server sends its key (in _meta) is named by that key', async () => {
+    const keyed: InputRequest = {
+      method: 'elicitation/create',
+      params: { ...askQuarter.params, _meta: { 'dev.parley/askKey': 'quarter' } },
+    } as InputRequest;
+    const failing = createInputAnswerer({
+      elicitationHandler: () => {
+        throw new Error('user closed the dialog');
+      },
+    });
+    const handshake: InputContext = { ...ctx, era: 'handshake', key: 'quarter' };
+    const error = await failing(keyed, handshake).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "elicitationHandler failed to answer 'quarter' for prompts/get 'summarize' (round 2): user closed the dialog",
+    );
+  });
 });
