@@ -47,6 +47,8 @@ const published = [
   'forms',
   'server',
   'client',
+  // The CLI's `parley proxy`.
+  'proxy',
   'cli',
 ];
 
