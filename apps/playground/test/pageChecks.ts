@@ -37,11 +37,15 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
 /**
  * Puts a screenshot of the docs in place as docs/public/playground-<view>.png: only when asked
  * for (`UPDATE_SCREENSHOTS=1`) or missing, so that running the tests leaves the working tree as
- * it was. Checked first: a PNG, as wide as the page's window.
+ * it was. Checked first: a PNG, as wide as the page's window when `width` is given (a screenshot
+ * of one element is as wide as the element).
  */
-export function saveScreenshot(view: string, png: Buffer, width: number): void {
-  if (png.subarray(1, 4).toString('latin1') !== 'PNG' || png.readUInt32BE(16) !== width) {
-    throw new Error(`the screenshot of ${view} is not a PNG ${width} pixels wide`);
+export function saveScreenshot(view: string, png: Buffer, width?: number): void {
+  const wide = width === undefined || png.readUInt32BE(16) === width;
+  if (png.subarray(1, 4).toString('latin1') !== 'PNG' || !wide) {
+    throw new Error(
+      `the screenshot of ${view} is not a PNG${width ? ` ${width} pixels wide` : ''}`,
+    );
   }
   const path = join(repoRoot, `docs/public/playground-${view}.png`);
   if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(path)) {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findBrowser, launchOptions } from '../../../docs/test/browser.ts';
 import { apps, nodeArgs, playground, repoRoot } from '../../../scripts/apps.mjs';
 import { FORWARDER_HEADER, FORWARDER_HEADER_VALUE } from '../src/forwarderHeader.ts';
+import { accessibilityProblems } from './pageChecks.ts';
 import { closedPort, startApp } from './processes.ts';
 
 /**
@@ -22,31 +22,6 @@ import { closedPort, startApp } from './processes.ts';
  */
 
 const screenshotPath = join(repoRoot, 'docs/public/playground.png');
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical accessibility problems axe finds on the page as it is now. */
-async function accessibilityProblems(): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as {
-      axe: {
-        run(
-          context: Document,
-          options: object,
-        ): Promise<{
-          violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[];
-        }>;
-      };
-    };
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-}
 
 const booking = apps.find((app) => app.name === 'booking')!;
 const reporting = apps.find((app) => app.name === 'reporting')!;
@@ -210,7 +185,7 @@ async function bookFlight(era: 'modern' | 'handshake', { capture = false } = {})
   if (capture) {
     screenshot = await page.screenshot({ fullPage: true });
     // Mid-call: the catalogue, the call, a question and the rounds so far, all on the page.
-    expect(await accessibilityProblems()).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
   }
   await page.getByRole('button', { name: 'Accept' }).click();
 
@@ -388,7 +363,7 @@ describe('the page, in Chromium, as hosts that cannot ask', () => {
       await page.getByRole('button', { name: 'Accept' }).click();
       await page.getByLabel('Passenger').fill('Grace Hopper');
       // Mid-call: the host options, a question and the App rounds so far.
-      expect(await accessibilityProblems()).toEqual([]);
+      expect(await accessibilityProblems(page)).toEqual([]);
       await page.getByRole('button', { name: 'Accept' }).click();
 
       const call = page.locator('.call').first();
@@ -431,7 +406,7 @@ describe('the page, in Chromium, as hosts that cannot ask', () => {
       'Where would you like to fly? route: conversation — run again with destination',
     );
     expect(await asked.locator('.result').innerText()).toContain('isError: true');
-    expect(await accessibilityProblems()).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     // The conversation's answers, as the tool's arguments.
     const form = page.locator('#call-arguments');

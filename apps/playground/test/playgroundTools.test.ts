@@ -13,7 +13,7 @@ import { apps, playground } from '../../../scripts/apps.mjs';
 import { formatCommand } from '../src/commandLine.ts';
 import { shellQuote } from '../src/page/curl.ts';
 import { HISTORY_KEY } from '../src/page/history.ts';
-import { accessibilityProblems, saveScreenshot } from './browserTools.ts';
+import { accessibilityProblems, saveScreenshot } from './pageChecks.ts';
 import { startApp } from './processes.ts';
 
 /**
@@ -140,7 +140,7 @@ describe('a stdio server, from a command typed on the page', () => {
       expect(await page.getByLabel('URL', exact).isVisible()).toBe(false);
       if (era === 'modern') {
         await page.evaluate(() => window.scrollTo(0, 0));
-        saveScreenshot('playground-stdio', await page.screenshot({ fullPage: true }));
+        saveScreenshot('stdio', await page.screenshot({ fullPage: true }));
       }
       await page.getByRole('button', { name: 'Disconnect' }).click();
       await page.getByText('Not connected.').waitFor();
@@ -245,7 +245,7 @@ describe('the raw JSON-RPC pane and copy as curl', () => {
     await expect
       .poll(() => page.locator('#raw-log pre').nth(call).innerText())
       .toContain('"book_flight"');
-    saveScreenshot('playground-raw', await page.locator('#raw').screenshot());
+    saveScreenshot('raw', await page.locator('#raw').screenshot());
     expect(await accessibilityProblems(page)).toEqual([]);
   });
 
@@ -301,7 +301,7 @@ describe('the history, kept across a reload', () => {
     await expect.poll(() => calls.first().innerText()).toContain('cancel_booking {"id":"BK-4242"}');
     expect(await calls.first().innerText()).toContain(`on ${bookingUrl}: done`);
     expect(await page.locator('#history-servers li').first().innerText()).toContain(bookingUrl);
-    saveScreenshot('playground-history', await page.locator('#history').screenshot());
+    saveScreenshot('history', await page.locator('#history').screenshot());
     await calls
       .first()
       .getByRole('button', { name: /^Restore/ })
@@ -330,7 +330,7 @@ describe('the layout', () => {
     // The question is in view beside the call, not below the page's end.
     expect(question.y).toBeLessThan(900);
     expect(await accessibilityProblems(page)).toEqual([]);
-    saveScreenshot('playground-layout', await page.screenshot());
+    saveScreenshot('layout', await page.screenshot());
 
     await page.setViewportSize({ width: 900, height: 900 });
     const narrowCall = (await page.locator('#call').boundingBox())!;
