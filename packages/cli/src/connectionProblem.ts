@@ -17,17 +17,34 @@ export class ConnectionProblem extends Error {
   }
 }
 
+/** How long the client waits for an answer unless `--timeout` says otherwise (its default). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * What to tell a person whose connection to `target` failed with `error`, when it is a failure
+ * to connect at all; `undefined` for any other error.
+ */
+export function explainIfConnectionFailure(
+  error: unknown,
+  target: ServerTarget,
+  timeoutMs: number,
+): string | undefined {
+  return explain(error, target.kind === 'http' ? target.url : target.command, {
+    timeoutMs,
+    timeoutAdvice: '--timeout waits longer',
+    authorizationAdvice: 'which parley does not send',
+    stderrAdvice: 'add --server-stderr',
+  });
+}
+
 /** What to tell a person whose connection to `target` failed with `error`. */
 export function explainConnectionFailure(
   error: unknown,
   target: ServerTarget,
   timeoutMs: number,
 ): string {
-  const explained = explain(error, target.kind === 'http' ? target.url : target.command, {
-    timeoutMs,
-    timeoutAdvice: '--timeout waits longer',
-    authorizationAdvice: 'which parley does not send',
-    stderrAdvice: 'add --server-stderr',
-  });
-  return explained ?? `Could not connect: ${describeError(error)}`;
+  return (
+    explainIfConnectionFailure(error, target, timeoutMs) ??
+    `Could not connect: ${describeError(error)}`
+  );
 }

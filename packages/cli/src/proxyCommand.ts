@@ -2,6 +2,7 @@ import process from 'node:process';
 
 import type { ClientTarget } from '@parley/client';
 
+import { DEFAULT_TIMEOUT_MS, explainIfConnectionFailure } from './connectionProblem.ts';
 import { describeError } from './describeError.ts';
 import type { CliCommand, ServerTarget } from './parseArgs.ts';
 import { EXIT_FAILED, EXIT_OK } from './usage.ts';
@@ -64,7 +65,10 @@ export async function runProxy(command: ProxyCommand, io: ProxyIo): Promise<numb
         : { transport: 'stdio' },
     );
   } catch (error) {
-    io.stderr(`parley proxy: cannot start in front of ${upstreamLabel}: ${describeError(error)}\n`);
+    // An upstream that cannot be reached is said in the words every parley command uses.
+    const why =
+      explainIfConnectionFailure(error, command.target, DEFAULT_TIMEOUT_MS) ?? describeError(error);
+    io.stderr(`parley proxy: cannot start in front of ${upstreamLabel}: ${why}\n`);
     await proxy.close().catch(() => {});
     return EXIT_FAILED;
   }

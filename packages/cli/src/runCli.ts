@@ -1,7 +1,11 @@
 import { Client, type ClientOptions, type ClientTarget, type Tool } from '@parley/client';
 
 import { askMissingArguments, missingArguments, promptArgumentSchema } from './argumentPrompt.ts';
-import { ConnectionProblem, explainConnectionFailure } from './connectionProblem.ts';
+import {
+  ConnectionProblem,
+  DEFAULT_TIMEOUT_MS,
+  explainConnectionFailure,
+} from './connectionProblem.ts';
 import { cwdRoots } from './cwdRoots.ts';
 import { describeError } from './describeError.ts';
 import { followRoutes } from './callRoutes.ts';
@@ -59,9 +63,6 @@ export interface CliIo {
 type ServerCommand = Exclude<CliCommand, { kind: 'help' | 'proxy' }>;
 type ListCommand = Extract<ServerCommand, { kind: ListKind }>;
 type ConverseCommand = Exclude<ServerCommand, ListCommand>;
-
-/** The client's default, for messages that say how long parley waited. */
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 function clientTarget(target: ServerTarget, serverStderr: boolean, io: CliIo): ClientTarget {
   if (target.kind === 'http') return target.url;

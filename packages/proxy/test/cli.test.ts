@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,5 +97,30 @@ describe('parley proxy', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     }
+  });
+});
+
+describe('parley proxy in front of nothing', () => {
+  it('an upstream that is not listening: the sentence every parley command says, exit 1', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const upstream = `http://127.0.0.1:${closed}/mcp`;
+    const child = spawn(process.execPath, parleyArgs(upstream), {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `parley proxy: cannot start in front of ${upstream}: Nothing is listening at ${upstream}: ` +
+        `is the server running, and on port ${closed}?\n`,
+    );
   });
 });
