@@ -307,6 +307,11 @@ const checked: Record<string, Case> = {
     give: (o) => new Client(server()).callTool('t', {}, o()),
     typo: ['maxround', 'maxRounds'],
   },
+  'client:SingleRoundOptions': {
+    give: (o) =>
+      new Client(server()).sendRound({ method: 'tools/call', params: { name: 't' } }, o()),
+    typo: ['timeoutms', 'timeoutMs'],
+  },
   'client:OAuthProviderOptions': {
     give: (o) => createOAuthProvider(o({ redirectUrl: 'http://127.0.0.1:1/callback' })),
     typo: ['clientname', 'clientName'],

@@ -17,6 +17,7 @@ import { answer, render } from '../client/handlers.ts';
 import { showModes } from '../client/modes.ts';
 import { traceRounds } from '../client/onRound.ts';
 import { showResults } from '../client/results.ts';
+import { passThrough } from '../client/sendRound.ts';
 import { consoleOutput, eras, quoted, textOf } from './support.ts';
 
 async function callWith(
@@ -148,6 +149,10 @@ test.each(eras)(
     );
   },
 );
+
+test('sendRound: one round at a time, the state handed back as the server sent it', async () => {
+  expect(await passThrough()).toBe('input_required → Booked Lisbon');
+});
 
 test('onRound and a per-call maxRounds', async () => {
   expect(

@@ -1,6 +1,5 @@
 import {
   LATEST_HANDSHAKE_PROTOCOL_VERSION,
-  RoundsExceededError,
   UnsupportedProtocolVersionError,
   UrlElicitationRequiredError,
   isInputRequiredResult,
@@ -23,17 +22,20 @@ import { openConnection, type Connection, type ConnectionSetup } from './connect
 import { toParleyError, unsupportedVersionData } from './errors.ts';
 import { capabilitiesFor, createInputAnswerer, type InputAnswerer } from './inputAnswerer.ts';
 import type { ModernRoundsContext } from './modernRounds.ts';
-import { resolveCallOptions, resolveOptions, type ResolvedOptions } from './options.ts';
+import {
+  checkArguments,
+  checkName,
+  resolveCallOptions,
+  resolveOptions,
+  type ResolvedOptions,
+} from './options.ts';
 import { registerPushedRequests } from './pushedRequests.ts';
 import { runCall, type Send } from './runCall.ts';
+import { checkSingleRound, sendSingleRound, singleRoundLimits } from './singleRound.ts';
 import { resolveTarget, type ResolvedTarget } from './targets.ts';
 import { checkStructuredOutput, withoutOutputSchema } from './toolOutput.ts';
 import { toToolCallResult } from './toolResults.ts';
-import {
-  ElicitationCompletions,
-  completeUrlElicitations,
-  urlPagesAsAsk,
-} from './urlElicitations.ts';
+import { ElicitationCompletions, completeUrlElicitations } from './urlElicitations.ts';
 import type {
   CallInfo,
   CallOptions,
@@ -41,21 +43,11 @@ import type {
   ClientOptions,
   ClientTarget,
   RoundEvent,
+  SingleRound,
+  SingleRoundOptions,
   ToolCallResult,
 } from './types.ts';
 import { retryAfterUnsupportedVersion } from './versionRetry.ts';
-
-function checkName(api: string, what: string, value: unknown): void {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new TypeError(`${api}: the ${what} must be a non-empty string.`);
-  }
-}
-
-function checkArguments(api: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`${api}: arguments must be an object.`);
-  }
-}
 
 /**
  * An MCP client that answers every question a server asks (elicitation, sampling, roots) from
@@ -204,6 +196,21 @@ export class Client implements AsyncDisposable {
     return value as ReadResourceResult;
   }
 
+  /**
+   * Modern era: send one round of a call exactly as given (`inputResponses` and `requestState`
+   * too) and return the server's answer to it as it is, an `InputRequiredResult` included,
+   * answering nothing. For proxies and gateways that pass rounds through (see `singleRound.ts`).
+   */
+  async sendRound(
+    round: SingleRound,
+    options: SingleRoundOptions = {},
+  ): Promise<Record<string, unknown>> {
+    checkSingleRound(round);
+    const limits = singleRoundLimits(options, this.#options);
+    const connection = this.#requireConnection('sendRound');
+    return sendSingleRound(connection, this.#target.label, round, limits);
+  }
+
   /** Every tool the server lists (all pages). */
   async listTools(): Promise<Tool[]> {
     const { tools } = await this.#list('listTools', (sdk) => sdk.listTools());
@@ -334,13 +341,6 @@ export class Client implements AsyncDisposable {
           parleyError instanceof UrlElicitationRequiredError &&
           this.#options.elicitationHandler !== undefined
         ) {
-          if (urlRounds >= limits.maxRounds) {
-            throw new RoundsExceededError(
-              `${info.method} '${info.name}'`,
-              { maxRounds: limits.maxRounds, lastResult: urlPagesAsAsk(parleyError) },
-              { cause: parleyError },
-            );
-          }
           urlRounds += 1;
           const accepted = await completeUrlElicitations(parleyError, {
             answer: this.#answer,

@@ -272,3 +272,17 @@ export function resolveCallOptions(
     onProgress,
   };
 }
+
+/** A call's name or URI: a non-empty string. */
+export function checkName(api: string, what: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${api}: the ${what} must be a non-empty string.`);
+  }
+}
+
+/** A call's arguments: an object. */
+export function checkArguments(api: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError(`${api}: arguments must be an object.`);
+  }
+}

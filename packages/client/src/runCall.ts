@@ -9,7 +9,9 @@ import { driveTask } from './tasks/driveTask.ts';
 import type { CallInfo, CallProgress, TaskHandle } from './types.ts';
 
 /** A listener whose exceptions cannot break the call it observes. */
-function observe(listener: (progress: CallProgress) => void): (progress: CallProgress) => void {
+export function observe(
+  listener: (progress: CallProgress) => void,
+): (progress: CallProgress) => void {
   return (progress) => {
     try {
       listener({

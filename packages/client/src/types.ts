@@ -273,6 +273,30 @@ export interface CallOptions {
   onProgress?: (progress: CallProgress) => void;
 }
 
+/** What a retry round adds to a call's params: the answers, and the server's state as it sent it. */
+export interface RoundContinuation {
+  inputResponses?: InputResponses;
+  requestState?: string;
+}
+
+/**
+ * One round of a modern-era call for {@link Client.sendRound}: the request's params as the wire
+ * carries them, answers and state included.
+ */
+export type SingleRound =
+  | {
+      method: 'tools/call';
+      params: { name: string; arguments?: Record<string, unknown> } & RoundContinuation;
+    }
+  | {
+      method: 'prompts/get';
+      params: { name: string; arguments?: Record<string, string> } & RoundContinuation;
+    }
+  | { method: 'resources/read'; params: { uri: string } & RoundContinuation };
+
+/** Options of {@link Client.sendRound}: one request, so no round bound and no task. */
+export type SingleRoundOptions = Pick<CallOptions, 'signal' | 'timeoutMs' | 'onProgress'>;
+
 /** A list a server may say has changed. */
 export type ListChangedKind = 'tools' | 'prompts' | 'resources';
 

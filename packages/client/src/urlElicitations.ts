@@ -1,9 +1,10 @@
-import type {
-  ElicitUrlParams,
-  InputRequests,
-  InputRequiredResult,
-  InputResponses,
-  UrlElicitationRequiredError,
+import {
+  RoundsExceededError,
+  type ElicitUrlParams,
+  type InputRequests,
+  type InputRequiredResult,
+  type InputResponses,
+  type UrlElicitationRequiredError,
 } from '@parley/core';
 
 import type { InputAnswerer } from './inputAnswerer.ts';
@@ -85,11 +86,21 @@ export interface UrlElicitationRound {
 /**
  * Ask about every page of `error`; `true` when all were accepted and the request should be sent
  * again (the completions waited for), `false` when the user declined or cancelled one.
+ *
+ * @throws {RoundsExceededError} when `round.round` is past `round.maxRounds`; `data.lastResult`
+ *   is the pages as an ask.
  */
 export async function completeUrlElicitations(
   error: UrlElicitationRequiredError,
   round: UrlElicitationRound,
 ): Promise<boolean> {
+  if (round.round > round.maxRounds) {
+    throw new RoundsExceededError(
+      `${round.call.method} '${round.call.name}'`,
+      { maxRounds: round.maxRounds, lastResult: urlPagesAsAsk(error) },
+      { cause: error },
+    );
+  }
   const pages = error.data?.elicitations ?? [];
   const asked: InputRequests = {};
   const answered: InputResponses = {};
