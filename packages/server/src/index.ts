@@ -108,6 +108,7 @@ export type {
   ToolOptions,
 } from './handler/definitions.ts';
 export type { PromptReturn, ResourceReturn, ToolReturn } from './handler/kinds/returns.ts';
+export type { RelayedRound, RoundRelay } from './handler/relayRound.ts';
 
 // What an author needs from @parley/core, so one import serves a server.
 export {

@@ -61,12 +61,13 @@ const TOOL_OPTIONS = optionKeys<AnyToolOptions>()(
     '_meta',
     'asks',
     'maxReasks',
+    'relayRound',
   ],
   RETIRED_HANDLER_OPTIONS,
 );
 
 const PROMPT_OPTIONS = optionKeys<AnyPromptOptions>()(
-  ['title', 'description', 'arguments', 'complete', '_meta', 'asks', 'maxReasks'],
+  ['title', 'description', 'arguments', 'complete', '_meta', 'asks', 'maxReasks', 'relayRound'],
   RETIRED_HANDLER_OPTIONS,
 );
 
@@ -84,6 +85,7 @@ const RESOURCE_OPTIONS = optionKeys<ResourceOptions>()(
     '_meta',
     'asks',
     'maxReasks',
+    'relayRound',
   ],
   RETIRED_HANDLER_OPTIONS,
 );
@@ -291,8 +293,14 @@ function splitArgs<TOptions extends object, THandler>(
 }
 
 /** The options every handler shares, checked where it is registered. */
-function checkHandlerOptions(api: string, options: { maxReasks?: unknown }): void {
-  const { maxReasks } = options;
+function checkHandlerOptions(
+  api: string,
+  options: { maxReasks?: unknown; relayRound?: unknown },
+): void {
+  const { maxReasks, relayRound } = options;
+  if (relayRound !== undefined && typeof relayRound !== 'function') {
+    throw new TypeError(`${api}: relayRound must be a function (round) => result | undefined.`);
+  }
   if (maxReasks !== undefined && (!Number.isSafeInteger(maxReasks) || (maxReasks as number) < 0)) {
     throw new RangeError(
       `${api}: maxReasks must be a whole number >= 0 (got ${String(maxReasks)}).`,

@@ -5,6 +5,7 @@ import type * as z from 'zod';
 import type { Context } from './context.ts';
 import type { PromptReturn, ResourceReturn, ToolReturn } from './kinds/returns.ts';
 import type { ParamHeader } from './paramHeaders.ts';
+import type { RoundRelay } from './relayRound.ts';
 import type { AskedRecord } from '../ask/asked.ts';
 import type { ToolFallback } from './fallback/argumentSlots.ts';
 import type { AskFallback } from './fallback/policy.ts';
@@ -45,6 +46,14 @@ interface HandlerOptions {
    * handler gets the `InvalidAnswerError`. Default: the server's `maxReasks` (3).
    */
   maxReasks?: number;
+  /**
+   * For proxies and gateways: answers a modern-era round before Parley opens any state, passing
+   * it through to another server (`inputResponses` and `requestState` untouched, its
+   * `InputRequiredResult` sent back as it is). Return `undefined` to let the handler run.
+   * Not called on the handshake era, on the App route, or for a host whose forms Parley adapts;
+   * middleware does not run around it. `ParleyProxy` uses it for modern-to-modern calls.
+   */
+  relayRound?: RoundRelay;
 }
 
 /** Hints about a tool's behaviour, as MCP defines them. */

@@ -13,6 +13,7 @@ import type { FlowRuntime } from '../flow/flowRuntime.ts';
 import { openFlow } from '../flow/open.ts';
 import { RoundFault } from '../flow/roundFault.ts';
 import type { RoundTarget } from '../handler/kinds/target.ts';
+import type { RoundRelay } from '../handler/relayRound.ts';
 import { appAnswerRound, isAppAnswer } from './appRoute.ts';
 import { isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { limitProblem } from './limits.ts';
@@ -145,6 +146,14 @@ export async function serveRound(
 
   req.trace?.arguments(target.arguments);
 
+  // A proxy's pass-through: another server's round, its state and answers left as they came.
+  // Not where Parley shapes the asks for the host: the App route, forms it adapts.
+  const { relayRound } = target;
+  if (era === 'modern' && relayRound && !reach.app && reach.cannotRender.length === 0) {
+    const relayed = await relayRoundOf(runtime, req, target, relayRound);
+    if (relayed !== undefined) return relayed;
+  }
+
   const binding: RequestBinding = {
     method: req.method,
     target: target.handler.name,
@@ -194,6 +203,43 @@ export async function serveRound(
       else await use.release().catch(() => undefined);
     }
     return reply;
+  }
+}
+
+/**
+ * A round the handler's `relayRound` answers itself: its result as it is, or `undefined` when
+ * it lets the handler run. A failure is mapped like a handler's.
+ */
+async function relayRoundOf(
+  runtime: RoundRuntime,
+  req: RoundRequest,
+  target: RoundTarget,
+  relayRound: RoundRelay,
+): Promise<RoundReply | undefined> {
+  try {
+    const result = await relayRound({
+      method: req.method,
+      params: req.params,
+      request: req.request,
+      signal: req.signal,
+      reportProgress: async (progress, total, message) => {
+        await req.progress?.(progress, total, message);
+      },
+    });
+    if (result === undefined) return undefined;
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+      throw new RoundFault('Internal error', {
+        cause: new TypeError(`relayRound of ${labelOf(target)} returned no result object.`),
+      });
+    }
+    return { kind: 'result', result };
+  } catch (error) {
+    return fail(runtime, error, {
+      era: req.request.era,
+      kind: target.handler.kind,
+      method: req.method,
+      target: target.handler.name,
+    });
   }
 }
 

@@ -28,6 +28,7 @@ function listedFields(options: ResourceOptions): Record<string, unknown> {
     cacheable: _cacheable,
     complete: _complete,
     maxReasks: _maxReasks,
+    relayRound: _relayRound,
     ...listed
   } = options as ResourceOptions;
   return listed;

@@ -40,5 +40,6 @@ export function promptTarget(
     askArguments: {},
     declaredAsks: prompt.declaredAsks,
     maxReasks: prompt.options.maxReasks,
+    relayRound: prompt.options.relayRound,
   };
 }

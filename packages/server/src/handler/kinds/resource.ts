@@ -76,6 +76,7 @@ function target(
     askArguments: {},
     declaredAsks: definition.declaredAsks,
     maxReasks: definition.options.maxReasks,
+    relayRound: definition.options.relayRound,
   };
 }
 

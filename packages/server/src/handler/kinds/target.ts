@@ -12,6 +12,7 @@ import type { PromptRoundResult, ResourceRoundResult } from '@parley/middleware'
 import type { AskedRecord } from '../../ask/asked.ts';
 import type { Context } from '../context.ts';
 import type { ToolDefinition } from '../definitions.ts';
+import type { RoundRelay } from '../relayRound.ts';
 
 /**
  * What one `tools/call`, `prompts/get` or `resources/read` is for, resolved from its params: the
@@ -63,6 +64,8 @@ export interface RoundTarget {
   declaredAsks: AskedRecord;
   /** How many times a bad answer is asked again (the handler's own, or `undefined`). */
   maxReasks: number | undefined;
+  /** The handler's own answer to a modern round, before any state opens (a proxy's). */
+  relayRound?: RoundRelay | undefined;
   /** Tools: the output schema, for the result's check and projection. */
   tool?: ToolDefinition;
   /**

@@ -176,6 +176,7 @@ export function toolTarget(
     finish: parts.finish,
     declaredAsks: parts.declaredAsks,
     maxReasks: parts.maxReasks,
+    relayRound: tool.options.relayRound,
     tool,
   };
 }
