@@ -29,6 +29,13 @@ export interface ParleyProxyOptions {
    */
   heldCallTimeoutMs?: number;
   /**
+   * A modern client in front of a modern upstream: pass each round through untouched (the
+   * upstream's own `requestState`, nothing held, no affinity needed). Default `true`. `false`
+   * holds such calls as for a handshake-era upstream, so middleware on `proxy.server` runs
+   * around every round; they then need affinity to one proxy process.
+   */
+  passThrough?: boolean;
+  /**
    * What the proxy's client warns about the upstream: a schema near the spec it read leniently
    * (FastMCP's multi-select without `items.type`, …), named with the upstream and the field.
    * Default: a line on stderr. The downstream server's own warnings go to `server.onWarning`.
@@ -49,6 +56,7 @@ const OPTION_KEYS = optionKeys<ParleyProxyOptions>()([
   'upstreamHeaders',
   'heldCallTimeoutMs',
   'onUpstreamWarning',
+  'passThrough',
   'server',
 ]);
 
@@ -60,6 +68,9 @@ function checkOptions(options: ParleyProxyOptions): void {
   const { onUpstreamWarning } = options;
   if (onUpstreamWarning !== undefined && typeof onUpstreamWarning !== 'function') {
     throw new TypeError('ParleyProxy: onUpstreamWarning must be a function (message) => void.');
+  }
+  if (options.passThrough !== undefined && typeof options.passThrough !== 'boolean') {
+    throw new TypeError('ParleyProxy: passThrough must be true or false.');
   }
   const { heldCallTimeoutMs, upstreamMode } = options;
   if (
@@ -80,8 +91,9 @@ function checkOptions(options: ParleyProxyOptions): void {
  * It bridges the eras both ways: a handshake-era client gets a modern upstream's
  * `inputRequests` as pushed requests while the proxy drives the upstream's rounds, and a modern
  * client gets a handshake-era upstream's pushed requests as `InputRequiredResult` rounds while
- * the proxy holds the upstream call open. A modern client's calls that ask are held between its
- * rounds whatever the upstream's era, so they need affinity to one proxy process.
+ * the proxy holds the upstream call open (such calls need affinity to one proxy process).
+ * Between a modern client and a modern upstream each round passes through untouched, with the
+ * upstream's own `requestState`: nothing is held, and any proxy process carries the next round.
  *
  * @example
  * ```ts
@@ -110,6 +122,7 @@ export class ParleyProxy {
   readonly server: ParleyServer;
   readonly #upstream: Upstream;
   readonly #held: HeldCalls;
+  readonly #passThrough: boolean;
   readonly #registered: Registered = new Set();
   #started: Promise<void> | undefined;
   /** Refreshes run one after another, so one list is never registered twice at once. */
@@ -127,6 +140,7 @@ export class ParleyProxy {
         this.#refreshing = this.#refreshing.then(() => this.#register([kind])).catch(() => {});
       },
     });
+    this.#passThrough = options.passThrough ?? true;
     this.#held = new HeldCalls(
       options.heldCallTimeoutMs ?? DEFAULT_HELD_CALL_TIMEOUT_MS,
       heldCallTimedOut,
@@ -148,7 +162,7 @@ export class ParleyProxy {
   }
 
   #register(kinds?: readonly ListKind[]): Promise<void> {
-    const deps = { upstream: this.#upstream, held: this.#held };
+    const deps = { upstream: this.#upstream, held: this.#held, passThrough: this.#passThrough };
     return registerUpstream(this.server, this.#upstream.lister, deps, this.#registered, kinds);
   }
 

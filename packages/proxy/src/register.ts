@@ -1,6 +1,7 @@
 import type { ParleyServer, PromptArgument } from '@parley/server';
 import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from '@parley/client';
 
+import { passThrough } from './passThrough.ts';
 import { relay, type RelayDeps } from './relay.ts';
 
 /**
@@ -9,9 +10,19 @@ import { relay, type RelayDeps } from './relay.ts';
  * template with the fields MCP lists them with. Every handler relays its call (`relay.ts`).
  */
 
+/**
+ * A tool the upstream may run as a task: its calls go through a held call, which drives the
+ * task to its end, never through as a task the proxy could not answer `tasks/get` for.
+ */
+function mayBecomeTask(tool: Tool): boolean {
+  const support = tool.execution?.taskSupport;
+  return support === 'optional' || support === 'required';
+}
+
 /** The listed fields a tool keeps (its schema is passed as JSON Schema, listed as written). */
-function toolOptions(tool: Tool): Record<string, unknown> {
+function toolOptions(tool: Tool, deps: RelayDeps): Record<string, unknown> {
   return {
+    ...(mayBecomeTask(tool) ? {} : { relayRound: passThrough(deps) }),
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -69,8 +80,11 @@ const RESOURCE_FIELDS = [
   '_meta',
 ] as const;
 
-function resourceOptions(resource: Resource | ResourceTemplateType): { name: string } {
-  const options: Record<string, unknown> = {};
+function resourceOptions(
+  resource: Resource | ResourceTemplateType,
+  deps: RelayDeps,
+): { name: string } {
+  const options: Record<string, unknown> = { relayRound: passThrough(deps) };
   for (const field of RESOURCE_FIELDS) {
     if (resource[field as keyof typeof resource] !== undefined) {
       options[field] = resource[field as keyof typeof resource];
@@ -107,7 +121,7 @@ export async function registerUpstream(
   if (kinds.includes('tools')) {
     for (const tool of await has(lister.listTools())) {
       if (!fresh(`tool:${tool.name}`)) continue;
-      server.tool(tool.name, toolOptions(tool) as never, async (args: unknown, ctx) => {
+      server.tool(tool.name, toolOptions(tool, deps) as never, async (args: unknown, ctx) => {
         const result = await relay(ctx, deps, (client, options) =>
           client.callTool(tool.name, args as Record<string, unknown>, options),
         );
@@ -129,7 +143,7 @@ export async function registerUpstream(
     if (!fresh(`resource:${resource.uri}`)) continue;
     server.resource(
       resource.uri,
-      resourceOptions(resource),
+      resourceOptions(resource, deps),
       async (_uri, ctx) =>
         (await relay(ctx, deps, (client, options) =>
           client.readResource(resource.uri, options),
@@ -140,7 +154,7 @@ export async function registerUpstream(
     if (!fresh(`template:${template.uriTemplate}`)) continue;
     server.resourceTemplate(
       template.uriTemplate,
-      resourceOptions(template),
+      resourceOptions(template, deps),
       async (uri, _v, ctx) =>
         (await relay(ctx, deps, (client, options) =>
           client.readResource(uri.href, options),
@@ -156,6 +170,7 @@ function registerPrompt(server: ParleyServer, prompt: Prompt, deps: RelayDeps): 
     ...(argument.description === undefined ? {} : { description: argument.description }),
   }));
   const options = {
+    relayRound: passThrough(deps),
     arguments: promptArguments(list),
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),

@@ -6,7 +6,9 @@ import { PROXY_KEYS, type HeldCall, type HeldCalls } from './heldCalls.ts';
 import type { Upstream } from './upstream.ts';
 
 /**
- * One downstream call relayed to the upstream, in either pair of eras, through one loop: the
+ * One downstream call relayed to the upstream through a held call, in every pair of eras but
+ * modern to modern, which passes through (`passThrough.ts`) unless the proxy shapes the asks
+ * (the App route, adapted forms) or the tool may run as a task. One loop: the
  * upstream call is held (`HeldCalls`) and each of its asks is put to the downstream person with
  * `ctx.askAll`. On a handshake-era downstream that pushes the asks and the loop runs once; on a
  * modern one each ask ends the round with an `InputRequiredResult`, the handler runs again from
@@ -25,6 +27,8 @@ const SUSPENSION = 'AskSuspension';
 export interface RelayDeps {
   upstream: Upstream;
   held: HeldCalls;
+  /** Modern rounds to a modern upstream pass through (`passThrough.ts`) rather than held. */
+  passThrough: boolean;
 }
 
 /** The upstream request of one downstream call, given a connection and the call's options. */

@@ -39,6 +39,10 @@ function isStdio(target: ClientTarget): boolean {
   return typeof target === 'object' && target !== null && 'command' in target;
 }
 
+/** A passed-through round pushes nothing; the handlers only declare the capabilities. */
+const unanswerable: Ask = () =>
+  Promise.reject(new Error('A round passed through is answered by the client behind the proxy.'));
+
 /** Every capability, for the one stdio connection (its asks are relayed to whichever call runs). */
 const ALL_CAPABILITIES: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} };
 
@@ -72,6 +76,30 @@ export class Upstream {
 
   async connect(): Promise<void> {
     await this.#shared.connect();
+  }
+
+  /** The era the upstream speaks (as its listing connection negotiated it). */
+  get era(): 'modern' | 'handshake' | undefined {
+    return this.#shared.era;
+  }
+
+  /**
+   * Send one modern-era round through: on the listing connection over stdio (a round pushes
+   * nothing, so it needs no turn of its own), else on a connection of its own that declares the
+   * downstream client's `capabilities`, so the upstream asks what that client can answer.
+   */
+  async passThrough<T>(
+    capabilities: ClientCapabilities,
+    run: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    if (this.#stdio) return run(this.#shared);
+    const client = this.#client({ mode: 'modern', ...relayHandlers(unanswerable, capabilities) });
+    try {
+      await client.connect();
+      return await run(client);
+    } finally {
+      await client.close().catch(() => {});
+    }
   }
 
   /**
@@ -114,11 +142,11 @@ export class Upstream {
     const { target, mode, headers, onWarning } = this.#options;
     return new Client(target, {
       mode,
+      ...handlers,
       clientInfo: CLIENT_INFO,
       maxRounds: UNBOUNDED_ROUNDS,
       ...(headers === undefined ? {} : { headers }),
       ...(onWarning === undefined ? {} : { onWarning }),
-      ...handlers,
     });
   }
 }

@@ -2,13 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, type RoundEvent } from '@parley/client';
-import type { RunningServer } from '@parley/server';
 
 import { downstreamClient } from './helpers/downstream.ts';
 import { startSdkModernServer } from './helpers/sdkModernHttp.ts';
-import { buildParleyUpstream, type UpstreamSeen } from './helpers/parleyUpstream.ts';
+import { useParleyUpstream } from './helpers/parleyUpstream.ts';
 import { NODE_FROM_SOURCE, repoRoot } from './helpers/stdioUpstream.ts';
 
 /**
@@ -45,15 +44,7 @@ async function startHttpProxy(upstream: string): Promise<{ url: string; child: C
 }
 
 describe('parley proxy', () => {
-  const seen: UpstreamSeen = { starts: {}, cancelled: 0 };
-  let upstream: RunningServer;
-
-  beforeAll(async () => {
-    upstream = await buildParleyUpstream(seen).run({ transport: 'http', port: 0 });
-  });
-  afterAll(async () => {
-    await upstream.close();
-  });
+  const { url: upstreamUrl } = useParleyUpstream();
 
   it('over stdio: a handshake-era host in front of a modern-only upstream', async () => {
     // The raw SDK's modern-only server: a handshake-era client alone could not use it at all.
@@ -84,7 +75,7 @@ describe('parley proxy', () => {
   });
 
   it('over HTTP (--port): a modern client, and the URL printed on stderr', async () => {
-    const { url, child } = await startHttpProxy(upstream.url!);
+    const { url, child } = await startHttpProxy(upstreamUrl());
     try {
       const { client, messages } = downstreamClient(url, 'modern');
       await client.connect();

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, InvalidRequestStateError } from '@parley/client';
-import type { RunningServer } from '@parley/server';
 
 import { ParleyProxy } from '../src/index.ts';
 import { downstreamClient } from './helpers/downstream.ts';
-import { buildParleyUpstream, type UpstreamSeen } from './helpers/parleyUpstream.ts';
+import { useParleyUpstream } from './helpers/parleyUpstream.ts';
 
 /**
  * A modern client in front of a handshake-era upstream: the proxy holds the upstream call
@@ -15,19 +14,11 @@ import { buildParleyUpstream, type UpstreamSeen } from './helpers/parleyUpstream
 const KEY = 'a-shared-key-ring-secret-of-at-least-32-bytes';
 
 describe('held calls', () => {
-  const seen: UpstreamSeen = { starts: {}, cancelled: 0 };
-  let upstream: RunningServer;
-
-  beforeAll(async () => {
-    upstream = await buildParleyUpstream(seen).run({ transport: 'http', port: 0 });
-  });
-  afterAll(async () => {
-    await upstream.close();
-  });
+  const { url: upstreamUrl } = useParleyUpstream();
 
   const proxyOf = (heldCallTimeoutMs?: number) =>
     new ParleyProxy({
-      upstream: upstream.url!,
+      upstream: upstreamUrl(),
       upstreamMode: 'handshake',
       ...(heldCallTimeoutMs === undefined ? {} : { heldCallTimeoutMs }),
       server: { requestStateSecurity: { keys: [KEY] }, onError: () => {} },

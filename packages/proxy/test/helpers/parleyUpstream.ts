@@ -5,7 +5,9 @@ import {
   rootsRequest,
   sampleRequest,
 } from '@parley/server';
+import type { RunningServer } from '@parley/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * The upstream of the Parley-side tests: a `ParleyServer` whose tools ask every kind of
@@ -143,4 +145,26 @@ export function buildParleyUpstream(seen: UpstreamSeen): ParleyServer {
     return `Notes of ${String(day)}`;
   });
   return mcp;
+}
+
+/**
+ * The upstream of a test file, over HTTP on 127.0.0.1 for the file's tests: started before
+ * them, closed after. `url()` is its endpoint once started.
+ */
+export function useParleyUpstream(): { seen: UpstreamSeen; url: () => string } {
+  const seen: UpstreamSeen = { starts: {}, cancelled: 0 };
+  let running: RunningServer | undefined;
+  beforeAll(async () => {
+    running = await buildParleyUpstream(seen).run({ transport: 'http', port: 0 });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return {
+    seen,
+    url: () => {
+      if (running?.url === undefined) throw new Error('the upstream has not started');
+      return running.url;
+    },
+  };
 }
