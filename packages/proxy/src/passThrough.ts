@@ -19,12 +19,16 @@ function upstreamParams(params: Record<string, unknown>): Record<string, unknown
 }
 
 /**
- * The `relayRound` of a relayed handler: passes the round through while the upstream speaks the
- * modern era; otherwise (`undefined`) the handler holds the upstream call (`relay.ts`).
+ * The `relayRound` option of a relayed handler, when the upstream speaks the modern era (its
+ * listing connection is open by the time anything registers): the round passes through. Without
+ * it, the handler holds the upstream call (`relay.ts`).
  */
-export function passThrough(deps: RelayDeps): RoundRelay {
+export function passThroughOption(deps: RelayDeps): { relayRound?: RoundRelay } {
+  return deps.upstream.era === 'modern' ? { relayRound: passThrough(deps) } : {};
+}
+
+function passThrough(deps: RelayDeps): RoundRelay {
   return async (round: RelayedRound) => {
-    if (!deps.passThrough || deps.upstream.era !== 'modern') return undefined;
     // The server checked the round's `name` or `uri` before relaying it.
     const params = upstreamParams(round.params);
     const request = { method: round.method, params } as unknown as SingleRound;

@@ -29,13 +29,6 @@ export interface ParleyProxyOptions {
    */
   heldCallTimeoutMs?: number;
   /**
-   * A modern client in front of a modern upstream: pass each round through untouched (the
-   * upstream's own `requestState`, nothing held, no affinity needed). Default `true`. `false`
-   * holds such calls as for a handshake-era upstream, so middleware on `proxy.server` runs
-   * around every round; they then need affinity to one proxy process.
-   */
-  passThrough?: boolean;
-  /**
    * What the proxy's client warns about the upstream: a schema near the spec it read leniently
    * (FastMCP's multi-select without `items.type`, …), named with the upstream and the field.
    * Default: a line on stderr. The downstream server's own warnings go to `server.onWarning`.
@@ -56,7 +49,6 @@ const OPTION_KEYS = optionKeys<ParleyProxyOptions>()([
   'upstreamHeaders',
   'heldCallTimeoutMs',
   'onUpstreamWarning',
-  'passThrough',
   'server',
 ]);
 
@@ -68,9 +60,6 @@ function checkOptions(options: ParleyProxyOptions): void {
   const { onUpstreamWarning } = options;
   if (onUpstreamWarning !== undefined && typeof onUpstreamWarning !== 'function') {
     throw new TypeError('ParleyProxy: onUpstreamWarning must be a function (message) => void.');
-  }
-  if (options.passThrough !== undefined && typeof options.passThrough !== 'boolean') {
-    throw new TypeError('ParleyProxy: passThrough must be true or false.');
   }
   const { heldCallTimeoutMs, upstreamMode } = options;
   if (
@@ -122,7 +111,6 @@ export class ParleyProxy {
   readonly server: ParleyServer;
   readonly #upstream: Upstream;
   readonly #held: HeldCalls;
-  readonly #passThrough: boolean;
   readonly #registered: Registered = new Set();
   #started: Promise<void> | undefined;
   /** Refreshes run one after another, so one list is never registered twice at once. */
@@ -140,7 +128,6 @@ export class ParleyProxy {
         this.#refreshing = this.#refreshing.then(() => this.#register([kind])).catch(() => {});
       },
     });
-    this.#passThrough = options.passThrough ?? true;
     this.#held = new HeldCalls(
       options.heldCallTimeoutMs ?? DEFAULT_HELD_CALL_TIMEOUT_MS,
       heldCallTimedOut,
@@ -162,7 +149,7 @@ export class ParleyProxy {
   }
 
   #register(kinds?: readonly ListKind[]): Promise<void> {
-    const deps = { upstream: this.#upstream, held: this.#held, passThrough: this.#passThrough };
+    const deps = { upstream: this.#upstream, held: this.#held };
     return registerUpstream(this.server, this.#upstream.lister, deps, this.#registered, kinds);
   }
 

@@ -1,7 +1,7 @@
 import type { ParleyServer, PromptArgument } from '@parley/server';
 import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from '@parley/client';
 
-import { passThrough } from './passThrough.ts';
+import { passThroughOption } from './passThrough.ts';
 import { relay, type RelayDeps } from './relay.ts';
 
 /**
@@ -22,7 +22,7 @@ function mayBecomeTask(tool: Tool): boolean {
 /** The listed fields a tool keeps (its schema is passed as JSON Schema, listed as written). */
 function toolOptions(tool: Tool, deps: RelayDeps): Record<string, unknown> {
   return {
-    ...(mayBecomeTask(tool) ? {} : { relayRound: passThrough(deps) }),
+    ...(mayBecomeTask(tool) ? {} : passThroughOption(deps)),
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -84,7 +84,7 @@ function resourceOptions(
   resource: Resource | ResourceTemplateType,
   deps: RelayDeps,
 ): { name: string } {
-  const options: Record<string, unknown> = { relayRound: passThrough(deps) };
+  const options: Record<string, unknown> = passThroughOption(deps);
   for (const field of RESOURCE_FIELDS) {
     if (resource[field as keyof typeof resource] !== undefined) {
       options[field] = resource[field as keyof typeof resource];
@@ -170,7 +170,7 @@ function registerPrompt(server: ParleyServer, prompt: Prompt, deps: RelayDeps): 
     ...(argument.description === undefined ? {} : { description: argument.description }),
   }));
   const options = {
-    relayRound: passThrough(deps),
+    ...passThroughOption(deps),
     arguments: promptArguments(list),
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),

@@ -27,8 +27,6 @@ const SUSPENSION = 'AskSuspension';
 export interface RelayDeps {
   upstream: Upstream;
   held: HeldCalls;
-  /** Modern rounds to a modern upstream pass through (`passThrough.ts`) rather than held. */
-  passThrough: boolean;
 }
 
 /** The upstream request of one downstream call, given a connection and the call's options. */

@@ -49,9 +49,9 @@ interface HandlerOptions {
   /**
    * For proxies and gateways: answers a modern-era round before Parley opens any state, passing
    * it through to another server (`inputResponses` and `requestState` untouched, its
-   * `InputRequiredResult` sent back as it is). Return `undefined` to let the handler run.
-   * Not called on the handshake era, on the App route, or for a host whose forms Parley adapts;
-   * middleware does not run around it. `ParleyProxy` uses it for modern-to-modern calls.
+   * `InputRequiredResult` sent back as it is), inside the server's middleware. The handler runs
+   * instead on the handshake era, on the App route, and for a host whose forms Parley adapts.
+   * `ParleyProxy` uses it for modern-to-modern calls.
    */
   relayRound?: RoundRelay;
 }

@@ -26,10 +26,11 @@ export interface RelayedRound {
 
 /**
  * Answers a modern-era round itself: the result to send as it is (a final result, or an
- * `InputRequiredResult` carrying another server's `requestState`), or `undefined` to let the
- * handler run as usual. What it throws is answered as a handler's error would be (a
- * `ProtocolError` keeps its code, message and data).
+ * `InputRequiredResult` carrying another server's `requestState`). It runs inside the server's
+ * middleware, which sees no flow (Parley opened none) and a tool's result as a `ToolResult`.
+ * What it throws is answered as a handler's error would be (a `ProtocolError` keeps its code,
+ * message and data).
  */
 export type RoundRelay = (
   round: RelayedRound,
-) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+) => Record<string, unknown> | Promise<Record<string, unknown>>;

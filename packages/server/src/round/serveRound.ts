@@ -13,10 +13,10 @@ import type { FlowRuntime } from '../flow/flowRuntime.ts';
 import { openFlow } from '../flow/open.ts';
 import { RoundFault } from '../flow/roundFault.ts';
 import type { RoundTarget } from '../handler/kinds/target.ts';
-import type { RoundRelay } from '../handler/relayRound.ts';
 import { appAnswerRound, isAppAnswer } from './appRoute.ts';
 import { isProtocolError, mapFailure, toolError, type FailureSite } from './errors.ts';
 import { limitProblem } from './limits.ts';
+import { relayedRound } from './relayedRound.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
 import type { RoundRuntime } from './roundRuntime.ts';
 import { runRound } from './runRound.ts';
@@ -150,8 +150,16 @@ export async function serveRound(
   // Not where Parley shapes the asks for the host: the App route, forms it adapts.
   const { relayRound } = target;
   if (era === 'modern' && relayRound && !reach.app && reach.cannotRender.length === 0) {
-    const relayed = await relayRoundOf(runtime, req, target, relayRound);
-    if (relayed !== undefined) return relayed;
+    try {
+      return { kind: 'result', result: await relayedRound(runtime, req, target, relayRound) };
+    } catch (error) {
+      return fail(runtime, error, {
+        era,
+        kind: target.handler.kind,
+        method: req.method,
+        target: target.handler.name,
+      });
+    }
   }
 
   const binding: RequestBinding = {
@@ -203,43 +211,6 @@ export async function serveRound(
       else await use.release().catch(() => undefined);
     }
     return reply;
-  }
-}
-
-/**
- * A round the handler's `relayRound` answers itself: its result as it is, or `undefined` when
- * it lets the handler run. A failure is mapped like a handler's.
- */
-async function relayRoundOf(
-  runtime: RoundRuntime,
-  req: RoundRequest,
-  target: RoundTarget,
-  relayRound: RoundRelay,
-): Promise<RoundReply | undefined> {
-  try {
-    const result = await relayRound({
-      method: req.method,
-      params: req.params,
-      request: req.request,
-      signal: req.signal,
-      reportProgress: async (progress, total, message) => {
-        await req.progress?.(progress, total, message);
-      },
-    });
-    if (result === undefined) return undefined;
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      throw new RoundFault('Internal error', {
-        cause: new TypeError(`relayRound of ${labelOf(target)} returned no result object.`),
-      });
-    }
-    return { kind: 'result', result };
-  } catch (error) {
-    return fail(runtime, error, {
-      era: req.request.era,
-      kind: target.handler.kind,
-      method: req.method,
-      target: target.handler.name,
-    });
   }
 }
 
