@@ -1,5 +1,8 @@
 import type { MiddlewareContext, MiddlewareEntry, runMiddleware } from '@parley/middleware';
 
+import type { RoundTarget } from '../handler/kinds/target.ts';
+import type { RoundRequest } from './request.ts';
+
 /**
  * `@parley/middleware`'s onion runner, loaded the first time a server installs middleware
  * (`use()`) rather than when `@parley/server` is imported: a server without middleware never
@@ -23,4 +26,23 @@ export async function runInstalledMiddleware<TResult, TParams extends object>(
   if (middleware.length === 0) return terminal();
   const run = runner ?? (await loadMiddlewareRunner());
   return run(middleware, context, terminal);
+}
+
+/** The fields of `MiddlewareContext` that say which request and handler a round is. */
+type RoundFields = 'method' | 'params' | 'era' | 'protocolVersion' | 'principal' | 'handler';
+
+/** What middleware sees of a round's request and handler, however its flow was opened (or not). */
+export function roundFieldsOf(
+  req: RoundRequest,
+  target: RoundTarget,
+): Pick<MiddlewareContext, RoundFields> {
+  const { request } = req;
+  return {
+    method: req.method,
+    params: target.middlewareParams,
+    era: request.era,
+    protocolVersion: request.protocolVersion,
+    principal: request.principal,
+    handler: target.handler,
+  };
 }

@@ -4,7 +4,7 @@ import type { MiddlewareContext } from '@parley/middleware';
 import { RoundFault } from '../flow/roundFault.ts';
 import type { RoundTarget } from '../handler/kinds/target.ts';
 import type { RoundRelay } from '../handler/relayRound.ts';
-import { runInstalledMiddleware } from './middleware.ts';
+import { roundFieldsOf, runInstalledMiddleware } from './middleware.ts';
 import type { RoundRequest } from './request.ts';
 import type { RoundRuntime } from './roundRuntime.ts';
 
@@ -18,14 +18,9 @@ import type { RoundRuntime } from './roundRuntime.ts';
 
 /** What middleware sees of a relayed round. */
 function contextOf(req: RoundRequest, target: RoundTarget): MiddlewareContext {
-  const { inputResponses, requestState, request } = req;
+  const { inputResponses, requestState } = req;
   return {
-    method: req.method,
-    params: target.middlewareParams,
-    era: request.era,
-    protocolVersion: request.protocolVersion,
-    principal: request.principal,
-    handler: target.handler,
+    ...roundFieldsOf(req, target),
     flow: undefined,
     inputResponses: isRecord(inputResponses) ? (inputResponses as never) : null,
     requestState: null,

@@ -15,7 +15,7 @@ import { fallbackAnswers } from '../handler/fallback/answers.ts';
 import { askOf, type RoundTarget } from '../handler/kinds/target.ts';
 import { appAskResult } from './appRoute.ts';
 import { answerableAsk } from './finishAsk.ts';
-import { runInstalledMiddleware } from './middleware.ts';
+import { roundFieldsOf, runInstalledMiddleware } from './middleware.ts';
 import type { RoundReply, RoundRequest } from './request.ts';
 import type { RoundRuntime } from './roundRuntime.ts';
 import { Terminal } from './runHandler.ts';
@@ -33,14 +33,8 @@ function middlewareContextOf(
   flow: Flow,
   pushed: () => number,
 ): MiddlewareContext {
-  const { request } = req;
   return {
-    method: req.method,
-    params: target.middlewareParams,
-    era: request.era,
-    protocolVersion: request.protocolVersion,
-    principal: request.principal,
-    handler: target.handler,
+    ...roundFieldsOf(req, target),
     flow: flow.identity,
     inputResponses: flow.answers,
     requestState: flow.requestState,
