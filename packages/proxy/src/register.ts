@@ -7,7 +7,8 @@ import { relay, type RelayDeps } from './relay.ts';
 /**
  * What the upstream offers, registered on the downstream `ParleyServer` as it was listed: each
  * tool with its JSON Schema as written, each prompt with its arguments, each resource and
- * template with the fields MCP lists them with. Every handler relays its call (`relay.ts`).
+ * template with the fields MCP lists them with. Every handler relays its call (`relay.ts`);
+ * with a modern upstream, a modern client's rounds pass through instead (`passThrough.ts`).
  */
 
 /**
