@@ -69,7 +69,7 @@ export async function sendSingleRound(
   }
 }
 
-/** The round's method and name, as `CallInfo` and errors name a call. */
+/** A round a caller gave: one of the three methods, with a string `name` (or `uri`). */
 export function checkSingleRound(round: unknown): asserts round is SingleRound {
   const { method, params } = (round ?? {}) as { method?: unknown; params?: unknown };
   const named =

@@ -93,13 +93,10 @@ export class Upstream {
     run: (client: Client) => Promise<T>,
   ): Promise<T> {
     if (this.#stdio) return run(this.#shared);
-    const client = this.#client({ mode: 'modern', ...relayHandlers(unanswerable, capabilities) });
-    try {
-      await client.connect();
-      return await run(client);
-    } finally {
-      await client.close().catch(() => {});
-    }
+    return this.#onOwnConnection(
+      { mode: 'modern', ...relayHandlers(unanswerable, capabilities) },
+      run,
+    );
   }
 
   /**
@@ -112,17 +109,25 @@ export class Upstream {
     run: (client: Client) => Promise<T>,
   ): Promise<T> {
     if (this.#stdio) return this.#oneAtATime(ask, run);
-    const client = this.#client(relayHandlers(ask, capabilities));
+    return this.#onOwnConnection(relayHandlers(ask, capabilities), run);
+  }
+
+  async close(): Promise<void> {
+    await this.#shared.close();
+  }
+
+  /** Run on a connection of the call's own (HTTP), closed when it ends. */
+  async #onOwnConnection<T>(
+    handlers: Partial<ClientOptions>,
+    run: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    const client = this.#client(handlers);
     try {
       await client.connect();
       return await run(client);
     } finally {
       await client.close().catch(() => {});
     }
-  }
-
-  async close(): Promise<void> {
-    await this.#shared.close();
   }
 
   #oneAtATime<T>(ask: Ask, run: (client: Client) => Promise<T>): Promise<T> {
